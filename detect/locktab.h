@@ -1,0 +1,70 @@
+/* The lock table: address -> lock record. Ids are never reused, so a new
+ * object at an old address is a new lock. Records are type-stable (pooled),
+ * which lets lookups run without locks: a reader validates what it found. */
+#ifndef RTDD_LOCKTAB_H
+#define RTDD_LOCKTAB_H
+#include "stackdepot.h"
+#include <stddef.h>
+#include <stdint.h>
+
+enum rt_lock_type {
+    RT_LOCK_MUTEX,
+    RT_LOCK_MUTEX_RECURSIVE,
+    RT_LOCK_MUTEX_ERRORCHECK,
+    RT_LOCK_RWLOCK,
+    RT_LOCK_SPIN,
+};
+
+struct rt_lock {
+    struct rt_lock *_Atomic next; /* bucket chain */
+    _Atomic uintptr_t addr;       /* 0 once retired */
+    _Atomic uint64_t id;
+    uint32_t size;                /* bytes of the lock object */
+    uint8_t type;                 /* enum rt_lock_type */
+    uint8_t statically_initialized;
+    _Atomic int owner_tid;        /* 0 when not held (write side for rwlocks) */
+    _Atomic int hold_count;       /* recursion depth of the owner */
+    _Atomic rt_stack_id owner_stack;  /* where the owner took it */
+    rt_stack_id init_stack;       /* pthread_*_init, or first use for static locks */
+    int init_tid;
+};
+
+const char *rt_lock_type_name(enum rt_lock_type t);
+uint32_t rt_lock_type_size(enum rt_lock_type t);
+
+/* Finds the live record for addr, or NULL. */
+struct rt_lock *rt_locktab_find(uintptr_t addr);
+/* Finds or creates the record for addr; *created says which. NULL only when
+ * out of memory. */
+struct rt_lock *rt_locktab_get(uintptr_t addr, enum rt_lock_type type, int *created);
+/* Retires the record: removes it from the table; its id is never seen again. */
+void rt_locktab_retire(struct rt_lock *lock);
+/* Number of live records: 0 lets free() skip all checks. */
+long rt_locktab_live(void);
+/* Calls fn for each live record whose object overlaps [start, start+len);
+ * the callback may retire the record. Returns the number visited. */
+typedef void (*rt_lock_visit_fn)(struct rt_lock *lock, void *arg);
+unsigned rt_locktab_for_range(uintptr_t start, size_t len, rt_lock_visit_fn fn, void *arg);
+void rt_locktab_after_fork(void);
+
+/* A filter over 256-byte lines that have ever held a lock record: bit
+ * (line mod 2^23). Never cleared, so a clear bit proves no lock is there;
+ * it keeps free() of ordinary memory to a load and a bit test. */
+#define RT_LINE_SHIFT 8
+#define RT_FILTER_BITS (1u << 23)
+extern uint64_t rt_line_filter[RT_FILTER_BITS / 64];
+
+static inline int rt_locktab_may_overlap(uintptr_t start, size_t len)
+{
+    /* A lock that starts up to 64 bytes before the range may reach into it. */
+    uintptr_t first = (start - 64) >> RT_LINE_SHIFT, last = (start + len - 1) >> RT_LINE_SHIFT;
+    if (last - first > 64)
+        return 1;
+    for (uintptr_t line = first; line <= last; line++) {
+        uintptr_t bit = line & (RT_FILTER_BITS - 1);
+        if (__atomic_load_n(&rt_line_filter[bit >> 6], __ATOMIC_RELAXED) & (1ull << (bit & 63)))
+            return 1;
+    }
+    return 0;
+}
+#endif

@@ -1,0 +1,16 @@
+/* Where reports go: stderr, stdout or a file (log_path, %p = pid). */
+#ifndef RTDD_LOG_H
+#define RTDD_LOG_H
+#include <stddef.h>
+
+/* Opens the log named by the option; on failure says why on stderr and
+ * falls back to stderr (the program keeps running, nothing is lost). */
+void rt_log_open(const char *log_path);
+/* Writes buf with one write(2) (looping only on short writes and EINTR).
+ * If the log cannot take it (full disk), the text goes to stderr. */
+void rt_log_write(const char *buf, size_t len);
+/* In a forked child: a per-pid log is reopened under the new pid. */
+void rt_log_after_fork(void);
+/* Expands %p and %% in a log_path template. Returns -1 if it does not fit. */
+int rt_log_expand_path(const char *tmpl, int pid, char *out, size_t cap);
+#endif

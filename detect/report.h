@@ -1,0 +1,41 @@
+/* Building and writing reports. A report is a list of items (text lines
+ * and titled stacks) rendered at the end as text or JSON (report-format.md)
+ * and written with one write(2). */
+#ifndef RTDD_REPORT_H
+#define RTDD_REPORT_H
+#include "kinds.h"
+#include "stackdepot.h"
+#include <stddef.h>
+#include <stdint.h>
+
+#define RT_REPORT_BEGIN "------------[ cut here ]------------"
+#define RT_REPORT_END "---[ end report ]---"
+
+struct rt_report;
+
+/* Starts a report about the calling thread (tid). NULL when it cannot be
+ * built (out of memory). */
+struct rt_report *rt_report_begin(enum rt_kind kind, int tid);
+void rt_report_headline(struct rt_report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void rt_report_text(struct rt_report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A section title ending in ':' followed by the stack's frames. The first
+ * stack is the primary one: it gives the SUMMARY location. */
+void rt_report_stack(struct rt_report *r, rt_stack_id stack, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Identifies the bug for de-duplication: a report whose kind and key were
+ * already written is dropped. Defaults to the first two stacks. */
+void rt_report_key(struct rt_report *r, uint64_t key);
+/* Renders, applies suppressions and de-duplication, writes, counts, and
+ * halts the process if halt_on_error says so. Returns 1 if written. */
+int rt_report_finish(struct rt_report *r);
+
+unsigned long rt_report_count(enum rt_kind kind);
+unsigned long rt_report_errors(void);
+unsigned long rt_report_suppressed(void);
+/* The one-line summary written at exit (print_summary=1). */
+void rt_report_exit_summary(int pid);
+
+/* Thread name of tid from /proc (no stdio, no allocation). */
+void rt_thread_comm(int tid, char *out, size_t cap);
+void rt_report_after_fork(void);
+#endif

@@ -1,0 +1,25 @@
+/* The engine's own memory: mmap-backed, never passes through the
+ * interposed malloc/free, never unmapped (hooks run after destructors). */
+#ifndef RTDD_ALLOC_H
+#define RTDD_ALLOC_H
+#include <stddef.h>
+#include "rt_common.h"
+
+/* Zeroed memory that lives as long as the process. NULL when the system
+ * is out of memory (the caller degrades and says so once). */
+void *rt_zalloc(size_t size);
+
+/* Type-stable pool of fixed-size objects: freed objects are reused only as
+ * objects of the same pool, so lock-free readers may still dereference a
+ * stale pointer safely and validate what they read. */
+struct rt_pool {
+    size_t objsize;
+    void *_Atomic freelist;
+    rt_spin_t lock;
+};
+#define RT_POOL_INIT(type) { sizeof(type) < sizeof(void *) ? sizeof(void *) : sizeof(type), NULL, RT_SPIN_INIT }
+void *rt_pool_get(struct rt_pool *pool);
+void rt_pool_put(struct rt_pool *pool, void *obj);
+/* Says once on stderr that the runtime ran out of memory for bookkeeping. */
+void rt_out_of_memory(const char *what);
+#endif

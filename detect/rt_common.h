@@ -1,0 +1,56 @@
+/* Small shared definitions for the engine: branch hints, the internal
+ * spinlock (internal locks must never be the interposed pthread ones). */
+#ifndef RTDD_COMMON_H
+#define RTDD_COMMON_H
+#include <sched.h>
+#include <stdint.h>
+#include <stddef.h>
+
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#define RT_HIDDEN __attribute__((visibility("hidden")))
+#define RT_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Test-and-test-and-set lock that yields under contention; a leaf lock:
+ * nothing that may take another internal lock runs while it is held. */
+typedef struct { _Atomic int locked; } rt_spin_t;
+#define RT_SPIN_INIT { 0 }
+
+static inline int rt_spin_trylock(rt_spin_t *l)
+{
+    return !__atomic_load_n(&l->locked, __ATOMIC_RELAXED) &&
+           !__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE);
+}
+
+static inline void rt_spin_lock(rt_spin_t *l)
+{
+    for (unsigned spins = 0; !rt_spin_trylock(l); spins++) {
+        if (spins < 64)
+            __builtin_ia32_pause();
+        else
+            sched_yield();
+    }
+}
+
+static inline void rt_spin_unlock(rt_spin_t *l)
+{
+    __atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
+}
+
+/* After fork the child has one thread: whatever the parent's other threads
+ * held is free again. */
+static inline void rt_spin_reinit(rt_spin_t *l)
+{
+    __atomic_store_n(&l->locked, 0, __ATOMIC_RELAXED);
+}
+
+static inline uint64_t rt_hash64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+#endif

@@ -1,0 +1,157 @@
+#include "symbolize.h"
+#include "rt_alloc.h"
+#include "rt_common.h"
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static rt_spin_t sym_lock = RT_SPIN_INIT;
+static Dwfl *dwfl;
+
+/* A small cache: symbolizing a pc costs a DWARF walk; reports repeat pcs. */
+#define CACHE_SLOTS 512
+struct cache_slot { uintptr_t pc; int ok; struct rt_symbol sym; };
+static struct cache_slot *cache;
+
+static char *debuginfo_path;
+static const Dwfl_Callbacks callbacks = {
+    .find_elf = dwfl_linux_proc_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .debuginfo_path = &debuginfo_path,
+};
+
+static int report_modules(void)
+{
+    if (!dwfl) {
+        dwfl = dwfl_begin(&callbacks);
+        if (!dwfl)
+            return -1;
+    }
+    dwfl_report_begin(dwfl);
+    int r = dwfl_linux_proc_report(dwfl, getpid());
+    dwfl_report_end(dwfl, NULL, NULL);
+    return r == 0 ? 0 : -1;
+}
+
+static void copy_str(char *dst, size_t cap, const char *src)
+{
+    if (!src)
+        src = "";
+    size_t n = strlen(src);
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(dst, src, n);
+    dst[n] = 0;
+}
+
+static const char *die_name(Dwarf_Die *die)
+{
+    Dwarf_Attribute attr;
+    Dwarf_Die origin;
+    const char *name = dwarf_diename(die);
+    if (name)
+        return name;
+    if (dwarf_attr_integrate(die, DW_AT_abstract_origin, &attr) && dwarf_formref_die(&attr, &origin))
+        return dwarf_diename(&origin);
+    return NULL;
+}
+
+/* Inlined frames: each DW_TAG_inlined_subroutine scope is a callee whose
+ * call site (DW_AT_call_file/line) lies in the next scope out. */
+static void add_inlines(Dwfl_Module *mod, Dwarf_Addr addr, struct rt_symbol *out)
+{
+    Dwarf_Addr bias;
+    Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
+    Dwarf_Die *scopes = NULL;
+    if (!cu)
+        return;
+    int n = dwarf_getscopes(cu, addr - bias, &scopes);
+    if (n <= 0)
+        return;
+    Dwarf_Files *files = NULL;
+    dwarf_getsrcfiles(cu, &files, NULL);
+    /* Walk from the innermost scope: the line table's line belongs to the
+     * innermost inlined callee; each call site line belongs to the next. */
+    int line = out->loc.line;
+    const char *file = out->loc.file;
+    char file_buf[192];
+    for (int i = 0; i < n && out->ninline < RT_SYM_INLINE_MAX; i++) {
+        if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+            continue;
+        struct rt_source_loc *l = &out->inl[out->ninline++];
+        copy_str(l->function, sizeof l->function, die_name(&scopes[i]));
+        copy_str(l->file, sizeof l->file, file);
+        l->line = line;
+        Dwarf_Attribute attr;
+        Dwarf_Word v;
+        line = 0;
+        if (dwarf_attr(&scopes[i], DW_AT_call_line, &attr) && dwarf_formudata(&attr, &v) == 0)
+            line = (int)v;
+        file = "";
+        if (files && dwarf_attr(&scopes[i], DW_AT_call_file, &attr) && dwarf_formudata(&attr, &v) == 0) {
+            copy_str(file_buf, sizeof file_buf, dwarf_filesrc(files, v, NULL, NULL));
+            file = file_buf;
+        }
+    }
+    if (out->ninline) {
+        /* The outer (ELF) function's own location is the outermost call site. */
+        out->loc.line = line;
+        copy_str(out->loc.file, sizeof out->loc.file, file);
+    }
+    free(scopes);
+}
+
+static int lookup(uintptr_t pc, struct rt_symbol *out)
+{
+    Dwarf_Addr addr = pc - 1;
+    Dwfl_Module *mod = dwfl_addrmodule(dwfl, addr);
+    if (!mod) {
+        if (report_modules() < 0 || !(mod = dwfl_addrmodule(dwfl, addr)))
+            return -1;
+    }
+    GElf_Off off = 0;
+    GElf_Sym sym;
+    const char *name = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
+    if (!name)
+        return -1;
+    copy_str(out->loc.function, sizeof out->loc.function, name);
+    out->offset = off + 1;
+    out->size = sym.st_size;
+    Dwfl_Line *line = dwfl_module_getsrc(mod, addr);
+    if (line) {
+        int lineno = 0;
+        const char *file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+        copy_str(out->loc.file, sizeof out->loc.file, file);
+        out->loc.line = lineno;
+    }
+    add_inlines(mod, addr, out);
+    return 0;
+}
+
+int rt_symbolize(uintptr_t pc, struct rt_symbol *out)
+{
+    memset(out, 0, sizeof *out);
+    if (pc == 0)
+        return -1;
+    rt_spin_lock(&sym_lock);
+    if (!cache)
+        cache = rt_zalloc(CACHE_SLOTS * sizeof *cache);
+    struct cache_slot *slot = cache ? &cache[rt_hash64(pc) & (CACHE_SLOTS - 1)] : NULL;
+    int ok;
+    if (slot && slot->pc == pc) {
+        *out = slot->sym;
+        ok = slot->ok;
+    } else {
+        ok = (dwfl || report_modules() == 0) ? lookup(pc, out) : -1;
+        if (slot) {
+            slot->pc = pc;
+            slot->ok = ok;
+            slot->sym = *out;
+        }
+    }
+    rt_spin_unlock(&sym_lock);
+    return ok;
+}

@@ -1,0 +1,26 @@
+/* In-process symbolization with elfutils libdw, at report time only.
+ * libdw is not thread-safe and allocates: calls are serialized, and the
+ * caller must have the runtime's reentrancy guard set. */
+#ifndef RTDD_SYMBOLIZE_H
+#define RTDD_SYMBOLIZE_H
+#include <stdint.h>
+
+#define RT_SYM_INLINE_MAX 4
+
+struct rt_source_loc {
+    char function[128]; /* "" when unknown */
+    char file[192];     /* "" when unknown */
+    int line;
+};
+
+struct rt_symbol {
+    struct rt_source_loc loc;          /* the ELF function, file:line of the pc */
+    uintptr_t offset, size;            /* pc - function start, function size */
+    int ninline;                       /* inlined callees, innermost first */
+    struct rt_source_loc inl[RT_SYM_INLINE_MAX];
+};
+
+/* Symbolizes a return address (looks up pc-1 so the call's line is found).
+ * Returns 0 when at least the function is known, -1 otherwise. */
+int rt_symbolize(uintptr_t pc, struct rt_symbol *out);
+#endif

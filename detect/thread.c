@@ -1,0 +1,48 @@
+#include "thread.h"
+#include "rt_alloc.h"
+#include "rt_common.h"
+
+static struct rt_pool thread_pool = RT_POOL_INIT(struct rt_thread);
+static rt_spin_t registry_lock = RT_SPIN_INIT;
+static struct rt_thread *registry;
+
+struct rt_thread *rt_thread_new(int tid)
+{
+    struct rt_thread *t = rt_pool_get(&thread_pool);
+    if (!t) {
+        rt_out_of_memory("thread state");
+        return NULL;
+    }
+    t->tid = tid;
+    rt_spin_lock(&registry_lock);
+    t->next = registry;
+    if (registry)
+        registry->prev = t;
+    registry = t;
+    rt_spin_unlock(&registry_lock);
+    return t;
+}
+
+void rt_thread_free(struct rt_thread *t)
+{
+    rt_spin_lock(&registry_lock);
+    if (t->prev)
+        t->prev->next = t->next;
+    else
+        registry = t->next;
+    if (t->next)
+        t->next->prev = t->prev;
+    rt_spin_unlock(&registry_lock);
+    rt_pool_put(&thread_pool, t);
+}
+
+void rt_thread_after_fork(struct rt_thread *keep, int new_tid)
+{
+    rt_spin_reinit(&registry_lock);
+    rt_spin_reinit(&thread_pool.lock);
+    registry = keep;
+    if (keep) {
+        keep->next = keep->prev = NULL;
+        keep->tid = new_tid;
+    }
+}

@@ -1,0 +1,194 @@
+/* rtdd preemptible userspace RCU (librtdd_rcu) — the classic RCU API.
+ *
+ * Readers:  rcu_read_lock(); p = rcu_dereference(gp); ... rcu_read_unlock();
+ * Updaters: rcu_assign_pointer(gp, n); synchronize_rcu(); free(old);
+ *           or call_rcu(&old->rh, free_cb);
+ *
+ * Read sections nest freely, may be preempted or sleep, may run in signal
+ * handlers and never block.  Threads need not register: the first
+ * rcu_read_lock() registers the thread and thread exit unregisters it.
+ * Link with -lrtdd_rcu (shared or static).  See docs/rcu.md.
+ */
+#ifndef RTDD_RCU_H
+#define RTDD_RCU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct rcu_head {
+    struct rcu_head *next;
+    void (*func)(struct rcu_head *head);
+};
+
+/* ---- internal layout used by the inline read side (not API) ---------------
+ * Each thread owns one reader slot.  Its word `ctr` holds the nesting depth
+ * in the low 32 bits and, from the outermost rcu_read_lock(), a snapshot of
+ * the grace-period phase bit.  The snapshot is the "slot" the reader entered:
+ * unlock only ever decrements the same word, so it releases exactly what the
+ * outermost lock took, and one plain store per lock/unlock keeps the word
+ * consistent against signal handlers that nest their own read sections. */
+#define RTDD_RCU_NEST_MASK 0xffffffffULL
+#define RTDD_RCU_PHASE_BIT (1ULL << 32)
+
+struct rtdd_rcu_reader {
+    uint64_t ctr;    /* nesting | phase snapshot; read by grace periods */
+    int32_t in_use;  /* slot claimed by a live thread */
+    int32_t tid;     /* owner's kernel thread id (diagnostics) */
+    char pad[48];    /* one cache line per reader: no false sharing */
+} __attribute__((aligned(64)));
+
+/* Bits of rtdd_rcu_read_slow: any set bit sends the read side out of line. */
+#define RTDD_RCU_SLOW_HOOKS 1u  /* debug hooks installed */
+#define RTDD_RCU_SLOW_FENCE 2u  /* no membarrier(2): readers must fence */
+#define RTDD_RCU_SLOW_WAITER 4u /* a grace period sleeps: wake it on exit */
+
+extern __thread struct rtdd_rcu_reader *rtdd_rcu_self
+    __attribute__((tls_model("initial-exec")));
+extern struct rtdd_rcu_reader rtdd_rcu_unregistered; /* shared all-zero slot */
+/* Both sit alone in their cache lines: readers load them on every section. */
+extern uint64_t rtdd_rcu_gp_ctr;        /* 1 | current phase bit */
+extern unsigned int rtdd_rcu_read_slow; /* the one global the read side tests */
+
+struct rtdd_rcu_reader *rtdd_rcu_register_lazy(void);
+void rtdd_rcu_read_lock_slow(void);
+void rtdd_rcu_read_unlock_slow(unsigned int depth_before);
+void rtdd_rcu_read_unbalanced(void);
+
+/* ---- read side -------------------------------------------------------- */
+
+/* Enter a read-side critical section: one TLS load, one global load and one
+ * plain store; no atomic read-modify-write, no fence (the update side uses
+ * membarrier(2) instead). */
+static inline __attribute__((always_inline)) void rcu_read_lock(void)
+{
+    struct rtdd_rcu_reader *self = rtdd_rcu_self;
+    if (__builtin_expect(self == &rtdd_rcu_unregistered, 0))
+        self = rtdd_rcu_register_lazy();
+    uint64_t ctr = __atomic_load_n(&self->ctr, __ATOMIC_RELAXED);
+    uint64_t next = (ctr & RTDD_RCU_NEST_MASK)
+                        ? ctr + 1
+                        : __atomic_load_n(&rtdd_rcu_gp_ctr, __ATOMIC_RELAXED);
+    __atomic_store_n(&self->ctr, next, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (__builtin_expect(__atomic_load_n(&rtdd_rcu_read_slow, __ATOMIC_RELAXED) != 0, 0))
+        rtdd_rcu_read_lock_slow();
+}
+
+/* Leave the section entered by the matching rcu_read_lock().  The release
+ * store orders the section's loads before it without a fence (a plain mov on
+ * x86); testing the slow word after the store lets a grace period that went
+ * to sleep meanwhile be woken by this reader. */
+static inline __attribute__((always_inline)) void rcu_read_unlock(void)
+{
+    struct rtdd_rcu_reader *self = rtdd_rcu_self;
+    uint64_t ctr = __atomic_load_n(&self->ctr, __ATOMIC_RELAXED);
+    if (__builtin_expect(!(ctr & RTDD_RCU_NEST_MASK), 0)) {
+        rtdd_rcu_read_unbalanced();
+        return;
+    }
+    __atomic_store_n(&self->ctr, ctr - 1, __ATOMIC_RELEASE);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (__builtin_expect(__atomic_load_n(&rtdd_rcu_read_slow, __ATOMIC_RELAXED) != 0, 0))
+        rtdd_rcu_read_unlock_slow((unsigned int)(ctr & RTDD_RCU_NEST_MASK));
+}
+
+/* Nesting depth of the calling thread's read section (0 = not in one). */
+static inline unsigned int rcu_read_depth(void)
+{
+    return (unsigned int)(__atomic_load_n(&rtdd_rcu_self->ctr, __ATOMIC_RELAXED) &
+                          RTDD_RCU_NEST_MASK);
+}
+
+/* ---- publish / subscribe ---------------------------------------------- */
+
+extern const struct rtdd_rcu_debug_ops *rtdd_rcu_debug_ops_active;
+void rtdd_rcu_debug_dereference(const void *value, const void *slot);
+void rtdd_rcu_debug_publish(const void *value, const void *slot);
+
+/* Load an RCU-protected pointer inside a read section. */
+#define rcu_dereference(p)                                                    \
+    __extension__({                                                           \
+        __typeof__(p) rtdd_v_ = __atomic_load_n(&(p), __ATOMIC_CONSUME);      \
+        if (__builtin_expect(__atomic_load_n(&rtdd_rcu_debug_ops_active,      \
+                                             __ATOMIC_RELAXED) != NULL, 0))   \
+            rtdd_rcu_debug_dereference((const void *)rtdd_v_,                 \
+                                       (const void *)&(p));                   \
+        rtdd_v_;                                                              \
+    })
+
+/* Publish v through the pointer lvalue p: stores that initialised *v are
+ * visible to any reader that sees the new pointer. */
+#define rcu_assign_pointer(p, v)                                              \
+    do {                                                                      \
+        __typeof__(p) rtdd_n_ = (v);                                          \
+        if (__builtin_expect(__atomic_load_n(&rtdd_rcu_debug_ops_active,      \
+                                             __ATOMIC_RELAXED) != NULL, 0))   \
+            rtdd_rcu_debug_publish((const void *)rtdd_n_, (const void *)&(p)); \
+        __atomic_store_n(&(p), rtdd_n_, __ATOMIC_RELEASE);                    \
+    } while (0)
+
+/* Read an RCU pointer without dereferencing it (comparisons, NULL tests). */
+#define rcu_access_pointer(p) __atomic_load_n(&(p), __ATOMIC_RELAXED)
+
+/* ---- update side ------------------------------------------------------ */
+
+/* Wait until every read section that began before the call has ended.
+ * Concurrent callers share grace periods.  Must not be called inside a read
+ * section (that self-deadlocks; a message is printed first). */
+void synchronize_rcu(void);
+
+/* Queue func(head) to run on the RCU worker thread after a grace period.
+ * Never runs func in the caller's context; legal inside a read section and
+ * inside callbacks.  Past the hard callback limit a caller outside any read
+ * section waits (bounded) for the worker to catch up. */
+void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head));
+
+/* Wait until every callback queued before the call has been invoked.
+ * Inside a read section or on the worker it would deadlock: it prints a
+ * message and returns at once. */
+void rcu_barrier(void);
+
+/* Optional explicit registration (lazy registration makes them unneeded). */
+void rcu_register_thread(void);
+void rcu_unregister_thread(void);
+
+/* ---- bounded callback memory (requirement 5) -------------------------- */
+
+/* Past the soft limit of outstanding callbacks grace periods are expedited;
+ * past the hard limit call_rcu() throttles its caller.  0 = no limit.
+ * Defaults: hard 100000, soft hard/8; environment RTDD_RCU_MAX_CALLBACKS
+ * (hard) and RTDD_RCU_SOFT_CALLBACKS (soft) override them at start-up. */
+void rcu_set_callback_soft_limit(size_t soft);
+void rcu_set_callback_hard_limit(size_t hard);
+size_t rcu_callback_soft_limit(void);
+size_t rcu_callback_hard_limit(void);
+/* Callbacks queued and not yet invoked. */
+size_t rcu_pending_callbacks(void);
+
+/* Reap now (for low-memory handlers): expedite grace periods and wait until
+ * every callback queued before the call has run.  Returns 0, or -1 with
+ * errno EDEADLK when called inside a read section or from a callback, where
+ * it can only kick the worker. */
+int rcu_reclaim_now(void);
+
+/* Counters for tests, torture and diagnostics. */
+struct rtdd_rcu_stats {
+    uint64_t grace_periods;      /* grace periods completed */
+    uint64_t callbacks_invoked;  /* callbacks run by the worker */
+    uint64_t callback_batches;   /* worker batches */
+    uint64_t throttled_calls;    /* call_rcu() calls that waited at the hard limit */
+    uint64_t max_pending;        /* high-water mark of pending callbacks */
+    uint64_t read_slow_calls;    /* read-side entries into the out-of-line path */
+    uint64_t registered_threads; /* live registered reader slots */
+    int membarrier;              /* 1: asymmetric barriers via membarrier(2) */
+};
+void rtdd_rcu_get_stats(struct rtdd_rcu_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

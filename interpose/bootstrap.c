@@ -1,0 +1,90 @@
+/* Resolving the real functions, and the arena that serves allocations made
+ * while that is under way (older glibc's dlsym allocates). */
+#include "interpose.h"
+#include <dlfcn.h>
+#include <string.h>
+
+RT_HIDDEN _Atomic int rti_state;
+RTI_TLS int rti_guard;
+RTI_TLS int rti_thread_dead;
+RTI_TLS struct rt_thread *rti_self;
+RT_HIDDEN struct rti_real rti_real;
+
+static RTI_TLS int resolving_here;
+
+#define ARENA_SIZE (256 * 1024)
+static char arena[ARENA_SIZE] __attribute__((aligned(64)));
+static _Atomic size_t arena_used;
+
+/* Each arena block is preceded by its size, for realloc and usable_size. */
+void *rti_arena_alloc(size_t size, size_t align)
+{
+    if (align < 16)
+        align = 16;
+    size_t old = __atomic_load_n(&arena_used, __ATOMIC_RELAXED), start, end;
+    do {
+        start = (old + 16 + align - 1) & ~(align - 1);
+        end = start + size;
+        if (end > ARENA_SIZE)
+            return NULL;
+    } while (!__atomic_compare_exchange_n(&arena_used, &old, end, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    *(size_t *)(arena + start - sizeof(size_t)) = size;
+    return arena + start;
+}
+
+int rti_arena_owns(const void *p)
+{
+    return (const char *)p >= arena && (const char *)p < arena + ARENA_SIZE;
+}
+
+size_t rti_arena_size(const void *p)
+{
+    return *(const size_t *)((const char *)p - sizeof(size_t));
+}
+
+int rti_resolving_here(void)
+{
+    return resolving_here;
+}
+
+/* Not inlined and never a tail call: RTLD_NEXT is relative to the caller. */
+__attribute__((noinline, optimize("no-optimize-sibling-calls"))) static void *next_symbol(const char *name)
+{
+    void *p = dlsym(RTLD_NEXT, name);
+    __asm__ volatile("" ::"r"(p) : "memory");
+    return p;
+}
+
+#define RESOLVE(field, name) rti_real.field = (__typeof__(rti_real.field))next_symbol(name)
+
+RT_HIDDEN void rti_resolve(void)
+{
+    int expected = RTI_UNINIT;
+    if (__atomic_compare_exchange_n(&rti_state, &expected, RTI_RESOLVING, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        resolving_here = 1;
+        RESOLVE(malloc, "malloc");
+        RESOLVE(calloc, "calloc");
+        RESOLVE(realloc, "realloc");
+        RESOLVE(reallocarray, "reallocarray");
+        RESOLVE(free, "free");
+        RESOLVE(posix_memalign, "posix_memalign");
+        RESOLVE(aligned_alloc, "aligned_alloc");
+        RESOLVE(memalign, "memalign");
+        RESOLVE(valloc, "valloc");
+        RESOLVE(pvalloc, "pvalloc");
+        RESOLVE(malloc_usable_size, "malloc_usable_size");
+        RESOLVE(mutex_init, "pthread_mutex_init");
+        RESOLVE(mutex_destroy, "pthread_mutex_destroy");
+        RESOLVE(mutex_lock, "pthread_mutex_lock");
+        RESOLVE(mutex_trylock, "pthread_mutex_trylock");
+        RESOLVE(mutex_timedlock, "pthread_mutex_timedlock");
+        RESOLVE(mutex_clocklock, "pthread_mutex_clocklock");
+        RESOLVE(mutex_unlock, "pthread_mutex_unlock");
+        resolving_here = 0;
+        __atomic_store_n(&rti_state, RTI_RESOLVED, __ATOMIC_RELEASE);
+        return;
+    }
+    /* Another thread is resolving: wait for it, unless it is this thread. */
+    while (!resolving_here && __atomic_load_n(&rti_state, __ATOMIC_ACQUIRE) == RTI_RESOLVING)
+        sched_yield();
+}

@@ -1,0 +1,81 @@
+/* Shared state of the preload layer: the real functions, the per-thread
+ * reentrancy guard and thread pointer (initial-exec TLS: no allocation, no
+ * loader lock on access), and the bootstrap state machine. */
+#ifndef RTDD_INTERPOSE_H
+#define RTDD_INTERPOSE_H
+#include "engine.h"
+#include "rt_common.h"
+#include <pthread.h>
+#include <stddef.h>
+
+#define RTI_TLS __thread __attribute__((tls_model("initial-exec")))
+#define RTI_EXPORT __attribute__((visibility("default")))
+#define RTI_CALLER() ((uintptr_t)__builtin_return_address(0))
+
+enum rti_state { RTI_UNINIT, RTI_RESOLVING, RTI_RESOLVED, RTI_READY };
+
+extern RT_HIDDEN _Atomic int rti_state;
+extern RTI_TLS int rti_guard;        /* >0 while runtime code runs on this thread */
+extern RTI_TLS int rti_thread_dead;  /* the thread's state was torn down at exit */
+extern RTI_TLS struct rt_thread *rti_self;
+
+struct rti_real {
+    void *(*malloc)(size_t);
+    void *(*calloc)(size_t, size_t);
+    void *(*realloc)(void *, size_t);
+    void *(*reallocarray)(void *, size_t, size_t);
+    void (*free)(void *);
+    int (*posix_memalign)(void **, size_t, size_t);
+    void *(*aligned_alloc)(size_t, size_t);
+    void *(*memalign)(size_t, size_t);
+    void *(*valloc)(size_t);
+    void *(*pvalloc)(size_t);
+    size_t (*malloc_usable_size)(void *);
+    int (*mutex_init)(pthread_mutex_t *, const pthread_mutexattr_t *);
+    int (*mutex_destroy)(pthread_mutex_t *);
+    int (*mutex_lock)(pthread_mutex_t *);
+    int (*mutex_trylock)(pthread_mutex_t *);
+    int (*mutex_timedlock)(pthread_mutex_t *, const struct timespec *);
+    int (*mutex_clocklock)(pthread_mutex_t *, clockid_t, const struct timespec *);
+    int (*mutex_unlock)(pthread_mutex_t *);
+};
+extern RT_HIDDEN struct rti_real rti_real;
+
+/* Resolves the real functions (idempotent) and, once, sets the runtime up. */
+RT_HIDDEN void rti_init(void);
+/* Creates the calling thread's engine state. NULL when it must not be
+ * tracked (exiting thread, out of memory). */
+RT_HIDDEN struct rt_thread *rti_thread_attach(void);
+
+/* Bootstrap arena for allocations made while the real allocator is unknown. */
+RT_HIDDEN void *rti_arena_alloc(size_t size, size_t align);
+RT_HIDDEN int rti_arena_owns(const void *p);
+RT_HIDDEN size_t rti_arena_size(const void *p);
+RT_HIDDEN int rti_resolving_here(void);
+
+/* Enters the runtime for bookkeeping: NULL means pass straight through. */
+static inline struct rt_thread *rti_enter(void)
+{
+    if (unlikely(__atomic_load_n(&rti_state, __ATOMIC_RELAXED) != RTI_READY || rti_guard))
+        return NULL;
+    struct rt_thread *t = rti_self;
+    if (unlikely(!t)) {
+        if (rti_thread_dead)
+            return NULL;
+        rti_guard++;
+        t = rti_thread_attach();
+        rti_guard--;
+        if (!t)
+            return NULL;
+    }
+    rti_guard++;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    return t;
+}
+
+static inline void rti_leave(void)
+{
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    rti_guard--;
+}
+#endif

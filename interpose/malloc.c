@@ -1,0 +1,151 @@
+/* The malloc family: pure pass-through, except that memory being freed or
+ * moved is checked for the locks it contains (active-lock-freed). */
+#include "interpose.h"
+#include <errno.h>
+#include <string.h>
+
+static inline int ready(void)
+{
+    if (likely(rti_real.free != NULL))
+        return 1;
+    if (rti_resolving_here())
+        return 0;
+    rti_init();
+    return rti_real.free != NULL && !rti_resolving_here();
+}
+
+__attribute__((noinline)) static void check_freed_block(void *p, size_t size, uintptr_t pc)
+{
+    struct rt_thread *t = rti_enter();
+    if (!t)
+        return;
+    int saved = errno;
+    rt_on_free(t, (uintptr_t)p, size, pc);
+    errno = saved;
+    rti_leave();
+}
+
+/* Before memory's life ends: held locks inside it are bugs; every lock
+ * record inside it is retired so the address can be a new lock later. The
+ * inline part only asks whether any lock was ever near the block. */
+static inline void lifetime_ends(void *p, uintptr_t pc)
+{
+    if (likely(rt_locktab_live() == 0))
+        return;
+    size_t size = rti_real.malloc_usable_size ? rti_real.malloc_usable_size(p) : 1;
+    if (unlikely(rt_locktab_may_overlap((uintptr_t)p, size)))
+        check_freed_block(p, size, pc);
+}
+
+RTI_EXPORT void *malloc(size_t size)
+{
+    if (unlikely(!ready()))
+        return rti_arena_alloc(size, 16);
+    return rti_real.malloc(size);
+}
+
+RTI_EXPORT void *calloc(size_t n, size_t size)
+{
+    if (unlikely(!ready())) {
+        if (size && n > SIZE_MAX / size)
+            return NULL;
+        return rti_arena_alloc(n * size, 16); /* the arena is zeroed static memory */
+    }
+    return rti_real.calloc(n, size);
+}
+
+RTI_EXPORT void free(void *p)
+{
+    if (!p || unlikely(rti_arena_owns(p)))
+        return;
+    if (unlikely(!ready()))
+        return; /* cannot happen for memory the real allocator gave out */
+    lifetime_ends(p, RTI_CALLER());
+    rti_real.free(p);
+}
+
+static void *arena_realloc(void *p, size_t size)
+{
+    void *q = malloc(size);
+    if (q && p) {
+        size_t old = rti_arena_size(p);
+        memcpy(q, p, old < size ? old : size);
+    }
+    return q;
+}
+
+RTI_EXPORT void *realloc(void *p, size_t size)
+{
+    if (p && unlikely(rti_arena_owns(p)))
+        return arena_realloc(p, size);
+    if (unlikely(!ready()))
+        return p ? NULL : rti_arena_alloc(size, 16);
+    /* A lock must not be moved or copied: the old object's life ends even
+     * when the block stays in place. */
+    if (p)
+        lifetime_ends(p, RTI_CALLER());
+    return rti_real.realloc(p, size);
+}
+
+RTI_EXPORT void *reallocarray(void *p, size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    if (p && unlikely(rti_arena_owns(p)))
+        return arena_realloc(p, n * size);
+    if (unlikely(!ready()))
+        return p ? NULL : rti_arena_alloc(n * size, 16);
+    if (p)
+        lifetime_ends(p, RTI_CALLER());
+    return rti_real.reallocarray(p, n, size);
+}
+
+RTI_EXPORT int posix_memalign(void **out, size_t align, size_t size)
+{
+    if (unlikely(!ready())) {
+        *out = rti_arena_alloc(size, align);
+        return *out ? 0 : ENOMEM;
+    }
+    return rti_real.posix_memalign(out, align, size);
+}
+
+RTI_EXPORT void *aligned_alloc(size_t align, size_t size)
+{
+    if (unlikely(!ready()))
+        return rti_arena_alloc(size, align);
+    return rti_real.aligned_alloc(align, size);
+}
+
+RTI_EXPORT void *memalign(size_t align, size_t size)
+{
+    if (unlikely(!ready()))
+        return rti_arena_alloc(size, align);
+    return rti_real.memalign(align, size);
+}
+
+RTI_EXPORT void *valloc(size_t size)
+{
+    if (unlikely(!ready()))
+        return rti_arena_alloc(size, 4096);
+    return rti_real.valloc(size);
+}
+
+RTI_EXPORT void *pvalloc(size_t size)
+{
+    if (unlikely(!ready()))
+        return rti_arena_alloc((size + 4095) & ~(size_t)4095, 4096);
+    return rti_real.pvalloc(size);
+}
+
+RTI_EXPORT size_t malloc_usable_size(void *p)
+{
+    if (!p)
+        return 0;
+    if (unlikely(rti_arena_owns(p)))
+        return rti_arena_size(p);
+    if (unlikely(!ready()))
+        return 0;
+    return rti_real.malloc_usable_size(p);
+}

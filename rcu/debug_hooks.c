@@ -1,0 +1,30 @@
+/* Debug hook table: installed by the rtdd runtime, tested by one global
+ * each on the fast paths (see include/rtdd/rcu_debug.h). */
+#include "rcu_internal.h"
+
+const struct rtdd_rcu_debug_ops *rtdd_rcu_debug_ops_active;
+
+const struct rtdd_rcu_debug_ops *rtdd_rcu_set_debug_hooks(const struct rtdd_rcu_debug_ops *ops)
+{
+    const struct rtdd_rcu_debug_ops *old =
+        __atomic_exchange_n(&rtdd_rcu_debug_ops_active, ops, __ATOMIC_ACQ_REL);
+    if (ops)
+        __atomic_fetch_or(&rtdd_rcu_read_slow, RTDD_RCU_SLOW_HOOKS, __ATOMIC_SEQ_CST);
+    else
+        __atomic_fetch_and(&rtdd_rcu_read_slow, ~RTDD_RCU_SLOW_HOOKS, __ATOMIC_SEQ_CST);
+    return old;
+}
+
+void rtdd_rcu_debug_dereference(const void *value, const void *slot)
+{
+    const struct rtdd_rcu_debug_ops *ops = rtdd_rcu_hooks();
+    if (ops && ops->dereference)
+        ops->dereference(value, slot, __builtin_return_address(0));
+}
+
+void rtdd_rcu_debug_publish(const void *value, const void *slot)
+{
+    const struct rtdd_rcu_debug_ops *ops = rtdd_rcu_hooks();
+    if (ops && ops->publish)
+        ops->publish(value, slot, __builtin_return_address(0));
+}

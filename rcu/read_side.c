@@ -1,0 +1,53 @@
+/* Out-of-line half of the read side, entered only when rtdd_rcu_read_slow is
+ * non-zero (debug hooks, no membarrier, a sleeping grace period) or on an
+ * unbalanced unlock.  Everything here is async-signal-safe.  Without
+ * membarrier(2) the lock side fences here; the unlock side needs no fence
+ * because its slot store is a release store. */
+#include "rcu_internal.h"
+
+/* Read-mostly words, each starting its own cache line; every variable that
+ * is written often is cache-line aligned too, so none can share these lines. */
+RTDD_CACHELINE uint64_t rtdd_rcu_gp_ctr = 1; /* nesting 1, phase 0 */
+RTDD_CACHELINE unsigned int rtdd_rcu_read_slow = RTDD_RCU_SLOW_FENCE; /* until membarrier is known */
+RTDD_CACHELINE uint64_t rtdd_rcu_read_slow_calls;
+
+void rtdd_rcu_read_lock_slow(void)
+{
+    const void *caller = __builtin_return_address(0);
+    unsigned int flags = __atomic_load_n(&rtdd_rcu_read_slow, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&rtdd_rcu_read_slow_calls, 1, __ATOMIC_RELAXED);
+    if (flags & RTDD_RCU_SLOW_FENCE)
+        __atomic_thread_fence(__ATOMIC_SEQ_CST); /* order ctr store before the section */
+    if (flags & RTDD_RCU_SLOW_HOOKS) {
+        const struct rtdd_rcu_debug_ops *ops = rtdd_rcu_hooks();
+        if (ops && ops->read_enter)
+            ops->read_enter(caller, rcu_read_depth());
+    }
+}
+
+/* Called after the slot store: the section has ended already. */
+void rtdd_rcu_read_unlock_slow(unsigned int depth_before)
+{
+    const void *caller = __builtin_return_address(0);
+    unsigned int flags = __atomic_load_n(&rtdd_rcu_read_slow, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&rtdd_rcu_read_slow_calls, 1, __ATOMIC_RELAXED);
+    if (flags & RTDD_RCU_SLOW_HOOKS) {
+        const struct rtdd_rcu_debug_ops *ops = rtdd_rcu_hooks();
+        if (ops && ops->read_exit)
+            ops->read_exit(caller, depth_before);
+    }
+    if (depth_before == 1) {
+        __atomic_thread_fence(__ATOMIC_SEQ_CST); /* release visible before testing waiter */
+        rtdd_rcu_wake_gp_waiter();
+    }
+}
+
+void rtdd_rcu_read_unbalanced(void)
+{
+    const void *caller = __builtin_return_address(0);
+    const struct rtdd_rcu_debug_ops *ops = rtdd_rcu_hooks();
+    if (ops && ops->read_unbalanced)
+        ops->read_unbalanced(caller);
+    static int warned;
+    rtdd_rcu_warn_once(&warned, "rtdd_rcu: rcu_read_unlock() without rcu_read_lock(); ignored\n");
+}

@@ -1,0 +1,31 @@
+# Whole-program cases: each tests/programs/*.c|*.cpp names what it must
+# produce; check-case.sh runs it under `rtdd run` and checks.
+PROG_C_SRCS := $(wildcard tests/programs/*.c)
+PROG_CXX_SRCS := $(wildcard tests/programs/*.cpp)
+PROG_DIR := $(BUILD)/tests/programs
+PROG_BINS := $(patsubst tests/programs/%.c,$(PROG_DIR)/%,$(PROG_C_SRCS)) \
+             $(patsubst tests/programs/%.cpp,$(PROG_DIR)/%,$(PROG_CXX_SRCS))
+PROG_CFLAGS := -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror -pthread -fno-omit-frame-pointer
+
+$(PROG_DIR)/libearly.so: tests/programs/lib/early.c
+	@mkdir -p $(dir $@)
+	@echo "  CC $@"; $(CC) $(PROG_CFLAGS) -fPIC -shared -o $@ $<
+
+$(PROG_DIR)/early_constructor: tests/programs/early_constructor.c $(PROG_DIR)/libearly.so
+	@echo "  CC $@"; $(CC) $(PROG_CFLAGS) -o $@ $< -L$(PROG_DIR) -learly -Wl,-rpath,'$$ORIGIN'
+
+$(PROG_DIR)/%: tests/programs/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC $@"; $(CC) $(PROG_CFLAGS) -o $@ $<
+
+$(PROG_DIR)/%: tests/programs/%.cpp
+	@mkdir -p $(dir $@)
+	@echo "  CXX $@"; $(CXX) $(PROG_CFLAGS) -std=c++17 -o $@ $<
+
+CHECK_TARGETS += programs-check
+.PHONY: programs-check
+programs-check: $(PROG_BINS) $(BUILD)/lib/librtdd.so $(BUILD)/bin/rtdd
+	@for b in $(PROG_BINS); do \
+	  n=$$(basename $$b); src=$$(ls tests/programs/$$n.c tests/programs/$$n.cpp 2>/dev/null | head -1); \
+	  $(RECORD) program/$$n tests/programs/check-case.sh $(BUILD)/bin/rtdd $$b $$src; \
+	done

@@ -1,0 +1,179 @@
+/* Lock events, held-lock stacks and the active-lock-freed check, driven
+ * with plain calls as interpose/ would make them. */
+#include "detect_suites.h"
+#include "engine.h"
+#include "report.h"
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define PC(n) ((uintptr_t)0x400000 + (n))
+
+static struct rt_thread *self(void)
+{
+    return rt_thread_new((int)syscall(SYS_gettid));
+}
+
+START_TEST(held_stack_follows_lock_and_unlock)
+{
+    struct rt_thread *t = self();
+    char a[40], b[40];
+    struct rt_lock *la = rt_lock_lookup(t, (uintptr_t)a, RT_LOCK_MUTEX, PC(1));
+    struct rt_lock *lb = rt_lock_lookup(t, (uintptr_t)b, RT_LOCK_MUTEX, PC(2));
+    rt_on_lock_acquired(t, la, PC(1));
+    rt_on_lock_acquired(t, lb, PC(2));
+    ck_assert_uint_eq(t->nheld, 2);
+    ck_assert_int_eq(la->owner_tid, t->tid);
+    /* Out-of-order release is legal. */
+    rt_on_lock_release(t, (uintptr_t)a, PC(3));
+    ck_assert_uint_eq(t->nheld, 1);
+    ck_assert_int_eq(la->owner_tid, 0);
+    ck_assert_ptr_eq(t->held[0].lock, lb);
+    rt_on_lock_release(t, (uintptr_t)b, PC(4));
+    ck_assert_uint_eq(t->nheld, 0);
+    /* Releasing something not held changes nothing here. */
+    rt_on_lock_release(t, (uintptr_t)b, PC(4));
+    ck_assert_uint_eq(t->nheld, 0);
+}
+END_TEST
+
+START_TEST(recursive_mutex_counts)
+{
+    struct rt_thread *t = self();
+    char m[40];
+    struct rt_lock *l = rt_lock_lookup(t, (uintptr_t)m, RT_LOCK_MUTEX_RECURSIVE, PC(1));
+    rt_on_lock_acquired(t, l, PC(1));
+    rt_on_lock_acquired(t, l, PC(1));
+    ck_assert_uint_eq(t->nheld, 1);
+    rt_on_lock_release(t, (uintptr_t)m, PC(2));
+    ck_assert_int_eq(l->owner_tid, t->tid);
+    rt_on_lock_release(t, (uintptr_t)m, PC(2));
+    ck_assert_int_eq(l->owner_tid, 0);
+    ck_assert_uint_eq(t->nheld, 0);
+}
+END_TEST
+
+START_TEST(reinit_makes_a_new_lock)
+{
+    struct rt_thread *t = self();
+    char m[40];
+    rt_on_lock_init(t, (uintptr_t)m, RT_LOCK_MUTEX, PC(1));
+    struct rt_lock *l = rt_lock_lookup(t, (uintptr_t)m, RT_LOCK_MUTEX, PC(2));
+    uint64_t id = l->id;
+    ck_assert_int_eq(l->statically_initialized, 0);
+    rt_on_lock_init(t, (uintptr_t)m, RT_LOCK_MUTEX, PC(1));
+    struct rt_lock *l2 = rt_lock_lookup(t, (uintptr_t)m, RT_LOCK_MUTEX, PC(2));
+    uint64_t id2 = l2->id;
+    ck_assert_uint_gt(id2, id);
+    rt_on_lock_destroy(t, (uintptr_t)m, PC(3));
+    ck_assert_ptr_null(rt_locktab_find((uintptr_t)m));
+    /* First use without init: a statically initialized lock. */
+    struct rt_lock *l3 = rt_lock_lookup(t, (uintptr_t)m, RT_LOCK_MUTEX, PC(4));
+    ck_assert_int_eq(l3->statically_initialized, 1);
+    ck_assert_uint_gt(l3->id, id2);
+}
+END_TEST
+
+START_TEST(held_stack_overflow_stops_tracking)
+{
+    struct rt_thread *t = self();
+    static char locks[RT_MAX_HELD + 4][40];
+    for (int i = 0; i < RT_MAX_HELD + 4; i++)
+        rt_on_lock_acquired(t, rt_lock_lookup(t, (uintptr_t)locks[i], RT_LOCK_MUTEX, PC(i)), PC(i));
+    ck_assert_int_eq(t->untracked, 1);
+    ck_assert_uint_eq(t->nheld, RT_MAX_HELD);
+}
+END_TEST
+
+START_TEST(free_of_lock_held_by_this_thread_is_reported)
+{
+    ck_assert_ptr_nonnull(test_log_setup(NULL));
+    struct rt_thread *t = self();
+    char *obj = malloc(128);
+    struct rt_lock *l = rt_lock_lookup(t, (uintptr_t)obj + 64, RT_LOCK_MUTEX, PC(1));
+    rt_on_lock_acquired(t, l, PC(1));
+    rt_on_free(t, (uintptr_t)obj, 128, PC(2));
+    ck_assert_uint_eq(rt_report_count(RT_KIND_ACTIVE_LOCK_FREED), 1);
+    ck_assert_ptr_null(rt_locktab_find((uintptr_t)obj + 64));
+    const char *log = test_log_read();
+    ck_assert_ptr_nonnull(strstr(log, "active lock [0x"));
+    ck_assert_ptr_nonnull(strstr(log, "is held by this thread"));
+    ck_assert_ptr_nonnull(strstr(log, "SUMMARY: rtdd: active-lock-freed "));
+    free(obj);
+}
+END_TEST
+
+START_TEST(free_of_lock_held_by_another_thread_is_reported)
+{
+    ck_assert_ptr_nonnull(test_log_setup(NULL));
+    struct rt_thread *holder = rt_thread_new(getpid()); /* any live tid works for naming */
+    struct rt_thread *freer = self();
+    char *obj = malloc(64);
+    struct rt_lock *l = rt_lock_lookup(holder, (uintptr_t)obj, RT_LOCK_MUTEX, PC(1));
+    rt_on_lock_acquired(holder, l, PC(1));
+    ck_assert_uint_eq(freer->nheld, 0);
+    rt_on_free(freer, (uintptr_t)obj, 64, PC(2));
+    ck_assert_uint_eq(rt_report_count(RT_KIND_ACTIVE_LOCK_FREED), 1);
+    ck_assert_ptr_nonnull(strstr(test_log_read(), "is held by "));
+    free(obj);
+}
+END_TEST
+
+START_TEST(free_of_unheld_lock_retires_silently)
+{
+    ck_assert_ptr_nonnull(test_log_setup(NULL));
+    struct rt_thread *t = self();
+    char *obj = malloc(64);
+    struct rt_lock *l = rt_lock_lookup(t, (uintptr_t)obj, RT_LOCK_MUTEX, PC(1));
+    uint64_t id = l->id;
+    rt_on_lock_acquired(t, l, PC(1));
+    rt_on_lock_release(t, (uintptr_t)obj, PC(2));
+    rt_on_free(t, (uintptr_t)obj, 64, PC(3));
+    ck_assert_uint_eq(rt_report_count(RT_KIND_ACTIVE_LOCK_FREED), 0);
+    ck_assert_str_eq(test_log_read(), "");
+    /* A new lock at the old address is a new lock. */
+    struct rt_lock *again = rt_lock_lookup(t, (uintptr_t)obj, RT_LOCK_MUTEX, PC(4));
+    ck_assert_uint_ne(again->id, id);
+    free(obj);
+}
+END_TEST
+
+START_TEST(free_outside_any_lock_is_silent)
+{
+    ck_assert_ptr_nonnull(test_log_setup(NULL));
+    struct rt_thread *t = self();
+    char *obj = malloc(256), *other = malloc(64);
+    struct rt_lock *l = rt_lock_lookup(t, (uintptr_t)other, RT_LOCK_MUTEX, PC(1));
+    rt_on_lock_acquired(t, l, PC(1));
+    rt_on_free(t, (uintptr_t)obj, 256, PC(2));
+    ck_assert_uint_eq(rt_report_count(RT_KIND_ACTIVE_LOCK_FREED), 0);
+    ck_assert_ptr_eq(rt_locktab_find((uintptr_t)other), l);
+    free(obj);
+    free(other);
+}
+END_TEST
+
+Suite *locks_suite(void)
+{
+    Suite *s = suite_create("locks");
+    TCase *tc = tcase_create("locks");
+    tcase_add_test(tc, held_stack_follows_lock_and_unlock);
+    tcase_add_test(tc, recursive_mutex_counts);
+    tcase_add_test(tc, reinit_makes_a_new_lock);
+    tcase_add_test(tc, held_stack_overflow_stops_tracking);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+Suite *freed_suite(void)
+{
+    Suite *s = suite_create("freed");
+    TCase *tc = tcase_create("freed");
+    tcase_add_test(tc, free_of_lock_held_by_this_thread_is_reported);
+    tcase_add_test(tc, free_of_lock_held_by_another_thread_is_reported);
+    tcase_add_test(tc, free_of_unheld_lock_retires_silently);
+    tcase_add_test(tc, free_outside_any_lock_is_silent);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,20 @@
+/* The engine's unit-test suites, one per detect/ module. */
+#ifndef RTDD_DETECT_SUITES_H
+#define RTDD_DETECT_SUITES_H
+#include <check.h>
+Suite *fmt_suite(void);
+Suite *options_suite(void);
+Suite *kinds_suite(void);
+Suite *suppress_suite(void);
+Suite *locktab_suite(void);
+Suite *stackdepot_suite(void);
+Suite *locks_suite(void);
+Suite *freed_suite(void);
+Suite *report_suite(void);
+Suite *log_suite(void);
+Suite *symbolize_suite(void);
+/* Points the runtime's reports at a fresh temporary file; returns its path. */
+const char *test_log_setup(const char *extra_options);
+/* The log's whole content (static buffer). */
+const char *test_log_read(void);
+#endif

@@ -1,0 +1,121 @@
+/* The lock table and the stack depot. */
+#include "detect_suites.h"
+#include "locktab.h"
+#include "stackdepot.h"
+#include <pthread.h>
+#include <stdlib.h>
+
+static void count_visit(struct rt_lock *l, void *arg)
+{
+    (void)l;
+    (*(int *)arg)++;
+}
+
+START_TEST(ids_are_never_reused)
+{
+    static char obj[64];
+    int created;
+    struct rt_lock *a = rt_locktab_get((uintptr_t)obj, RT_LOCK_MUTEX, &created);
+    ck_assert_ptr_nonnull(a);
+    ck_assert_int_eq(created, 1);
+    uint64_t id = a->id;
+    ck_assert_ptr_eq(rt_locktab_get((uintptr_t)obj, RT_LOCK_MUTEX, &created), a);
+    ck_assert_int_eq(created, 0);
+    ck_assert_ptr_eq(rt_locktab_find((uintptr_t)obj), a);
+    rt_locktab_retire(a);
+    ck_assert_ptr_null(rt_locktab_find((uintptr_t)obj));
+    struct rt_lock *b = rt_locktab_get((uintptr_t)obj, RT_LOCK_MUTEX, &created);
+    ck_assert_int_eq(created, 1);
+    ck_assert_uint_gt(b->id, id);
+    rt_locktab_retire(b);
+}
+END_TEST
+
+START_TEST(range_visits_overlapping_locks_only)
+{
+    static char area[4096] __attribute__((aligned(4096)));
+    int created, n = 0;
+    long live = rt_locktab_live();
+    struct rt_lock *in1 = rt_locktab_get((uintptr_t)area + 100, RT_LOCK_MUTEX, &created);
+    struct rt_lock *in2 = rt_locktab_get((uintptr_t)area + 1000, RT_LOCK_SPIN, &created);
+    struct rt_lock *edge = rt_locktab_get((uintptr_t)area + 2000 - 20, RT_LOCK_MUTEX, &created); /* reaches in */
+    struct rt_lock *out = rt_locktab_get((uintptr_t)area + 3000, RT_LOCK_MUTEX, &created);
+    ck_assert_int_eq(rt_locktab_live(), live + 4);
+    rt_locktab_for_range((uintptr_t)area + 100, 1900, count_visit, &n);
+    ck_assert_int_eq(n, 3);
+    n = 0;
+    rt_locktab_for_range((uintptr_t)area + 101, 800, count_visit, &n); /* in1 only: in2 begins at 1000 */
+    ck_assert_int_eq(n, 1);
+    rt_locktab_retire(in1);
+    rt_locktab_retire(in2);
+    rt_locktab_retire(edge);
+    rt_locktab_retire(out);
+    ck_assert_int_eq(rt_locktab_live(), live);
+}
+END_TEST
+
+static void *insert_many(void *arg)
+{
+    char *base = arg;
+    int created;
+    for (int i = 0; i < 20000; i++)
+        rt_locktab_get((uintptr_t)base + (size_t)i * 64, RT_LOCK_MUTEX, &created);
+    return NULL;
+}
+
+START_TEST(concurrent_inserts_find_one_record)
+{
+    char *base = malloc(20000 * 64);
+    pthread_t t[4];
+    for (int i = 0; i < 4; i++)
+        pthread_create(&t[i], NULL, insert_many, base);
+    for (int i = 0; i < 4; i++)
+        pthread_join(t[i], NULL);
+    int n = 0;
+    rt_locktab_for_range((uintptr_t)base, 20000 * 64, count_visit, &n);
+    ck_assert_int_eq(n, 20000);
+    for (int i = 0; i < 20000; i++)
+        rt_locktab_retire(rt_locktab_find((uintptr_t)base + (size_t)i * 64));
+    free(base);
+}
+END_TEST
+
+START_TEST(depot_hash_conses)
+{
+    uintptr_t a[] = { 0x1000, 0x2000, 0x3000 }, b[] = { 0x1000, 0x2000, 0x3001 };
+    uint32_t fs[] = { 16, 32, 0 };
+    rt_stack_id ia = rt_stack_intern(a, fs, 3), ib = rt_stack_intern(b, NULL, 3);
+    ck_assert_uint_ne(ia, 0);
+    ck_assert_uint_ne(ia, ib);
+    ck_assert_uint_eq(rt_stack_intern(a, fs, 3), ia);
+    ck_assert_uint_ne(rt_stack_intern(a, fs, 2), ia);
+    const uintptr_t *pcs;
+    const uint32_t *sizes;
+    ck_assert_uint_eq(rt_stack_get(ia, &pcs, &sizes), 3);
+    ck_assert_uint_eq(pcs[2], 0x3000);
+    ck_assert_uint_eq(sizes[1], 32);
+    ck_assert_uint_eq(rt_stack_get(0, &pcs, &sizes), 0);
+    ck_assert_uint_eq(rt_stack_get(0xffffff, &pcs, &sizes), 0);
+    ck_assert_uint_eq(rt_stack_intern(a, fs, 0), 0);
+}
+END_TEST
+
+Suite *locktab_suite(void)
+{
+    Suite *s = suite_create("locktab");
+    TCase *tc = tcase_create("locktab");
+    tcase_add_test(tc, ids_are_never_reused);
+    tcase_add_test(tc, range_visits_overlapping_locks_only);
+    tcase_add_test(tc, concurrent_inserts_find_one_record);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+Suite *stackdepot_suite(void)
+{
+    Suite *s = suite_create("stackdepot");
+    TCase *tc = tcase_create("stackdepot");
+    tcase_add_test(tc, depot_hash_conses);
+    suite_add_tcase(s, tc);
+    return s;
+}

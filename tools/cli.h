@@ -1,0 +1,6 @@
+/* Subcommands of the rtdd command. Each returns the process exit status. */
+#ifndef RTDD_CLI_H
+#define RTDD_CLI_H
+int rtdd_run_main(int argc, char **argv);
+void rtdd_run_usage(int to_stderr);
+#endif
