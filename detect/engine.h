@@ -5,24 +5,47 @@
 #ifndef RTDD_ENGINE_H
 #define RTDD_ENGINE_H
 #include "locktab.h"
+#include "rt_common.h"
 #include "thread.h"
 #include <stddef.h>
 #include <stdint.h>
 
+/* How a lock is being acquired. */
+enum {
+    RT_ACQ_TRY = 1,      /* trylock: never blocks, no order edge into it */
+    RT_ACQ_READ = 2,     /* shared (rwlock read) */
+};
+
+/* Lock identity. */
+void rt_on_lock_init(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type, uintptr_t pc);
+void rt_on_lock_destroy(struct rt_thread *t, uintptr_t addr, uintptr_t pc);
+/* Before memory [start, start+len) dies (free, realloc, munmap, a thread's
+ * stack at exit): reports locks in it that any thread holds, and retires
+ * every lock record in it. */
+void rt_on_free(struct rt_thread *t, uintptr_t start, size_t len, uintptr_t pc);
+
+/* Condition variables: the wait releases and re-takes the mutex inside
+ * libc, where no wrapper sees it. */
+void rt_on_cond_wait_begin(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, uintptr_t pc);
+void rt_on_cond_wait_end(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, uintptr_t pc);
+
+/* A thread ends: reports locks it still holds (lock-held-at-exit) and
+ * checks its stack [stack_lo, stack_hi) like freed memory. */
+void rt_on_thread_exit(struct rt_thread *t, uintptr_t stack_lo, uintptr_t stack_hi);
+
+/* Annotations (include/rtdd/annotate.h). */
+void rt_annotate_name(struct rt_thread *t, uintptr_t addr, const char *name, uintptr_t pc);
+void rt_annotate_no_order(struct rt_thread *t, uintptr_t addr, uintptr_t pc);
+void rt_annotate_nested(struct rt_thread *t, uintptr_t addr, unsigned subclass, uintptr_t pc);
+
 /* Slow paths of the inline fast paths below. */
 struct rt_lock *rt_lock_lookup_slow(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type, uintptr_t pc);
 rt_stack_id rt_site_stack_slow(struct rt_thread *t, uintptr_t pc);
-void rt_on_lock_acquired_slow(struct rt_thread *t, struct rt_lock *lock, uintptr_t pc);
+uint64_t rt_on_lock_pre_nested(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uint64_t chain,
+                               uintptr_t pc);
+void rt_on_lock_acquired_slow(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uint64_t chain,
+                              uintptr_t pc);
 void rt_on_lock_release_slow(struct rt_thread *t, uintptr_t addr, uintptr_t pc);
-
-/* pthread_*_init: the object at addr starts a new life (new id). */
-void rt_on_lock_init(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type, uintptr_t pc);
-/* pthread_*_destroy: the object's life ends. */
-void rt_on_lock_destroy(struct rt_thread *t, uintptr_t addr, uintptr_t pc);
-/* Before memory [start, start+len) is freed (free, realloc that moves,
- * munmap): reports locks in it that are held by any thread, and retires
- * every lock record in it. */
-void rt_on_free(struct rt_thread *t, uintptr_t start, size_t len, uintptr_t pc);
 
 /* The fast paths are inline: they run on every lock and unlock, and a
  * lock/unlock pair must cost only a few nanoseconds more than native. */
@@ -52,11 +75,33 @@ static inline rt_stack_id rt_site_stack(struct rt_thread *t, uintptr_t pc)
     return rt_site_stack_slow(t, pc);
 }
 
-/* The lock call succeeded: push it on the held stack, mark the owner. */
-static inline void rt_on_lock_acquired(struct rt_thread *t, struct rt_lock *lock, uintptr_t pc)
+/* The chain key: a hash of the held-lock sequence, as lockdep's. */
+static inline uint64_t rt_chain_step(uint64_t chain, const struct rt_lock *lock, unsigned flags)
 {
-    if (__builtin_expect(t->untracked || t->nheld >= RT_MAX_HELD || lock->type == RT_LOCK_MUTEX_RECURSIVE, 0)) {
-        rt_on_lock_acquired_slow(t, lock, pc);
+    uint64_t x = chain ^ (__atomic_load_n(&lock->id, __ATOMIC_RELAXED) * 0x9e3779b97f4a7c15ULL) ^ (flags & RT_ACQ_READ);
+    x ^= x >> 31;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    return x ^ (x >> 29);
+}
+
+/* Before the real lock call: what must be checked before the thread may
+ * block (recursive locking, lock order). Returns the chain key that
+ * rt_on_lock_acquired records. With no lock held nothing can go wrong. */
+static inline uint64_t rt_on_lock_pre(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uintptr_t pc)
+{
+    if (__builtin_expect(t->nheld == 0, 1))
+        return rt_chain_step(0, lock, flags);
+    return rt_on_lock_pre_nested(t, lock, flags, rt_chain_step(t->held[t->nheld - 1].chain, lock, flags), pc);
+}
+
+/* The lock call succeeded: push it on the held stack, mark the owner. */
+static inline void rt_on_lock_acquired(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uint64_t chain,
+                                       uintptr_t pc)
+{
+    if (__builtin_expect(t->untracked || t->nheld >= t->held_cap || lock->type == RT_LOCK_MUTEX_RECURSIVE ||
+                             t->waiting_for || flags,
+                         0)) {
+        rt_on_lock_acquired_slow(t, lock, flags, chain, pc);
         return;
     }
     rt_stack_id stack = rt_site_stack(t, pc);
@@ -65,10 +110,21 @@ static inline void rt_on_lock_acquired(struct rt_thread *t, struct rt_lock *lock
     h->id = __atomic_load_n(&lock->id, __ATOMIC_RELAXED);
     h->addr = __atomic_load_n(&lock->addr, __ATOMIC_RELAXED);
     h->pc = pc;
+    h->chain = chain;
     h->stack = stack;
     h->count = 1;
+    h->mode = RT_HOLD_WRITE;
+    h->trylock = 0;
+    h->cpu = (int16_t)rt_current_cpu();
     __atomic_store_n(&lock->owner_stack, stack, __ATOMIC_RELAXED);
     __atomic_store_n(&lock->owner_tid, t->tid, __ATOMIC_RELEASE);
+}
+
+/* The lock call failed (timeout, EBUSY, EDEADLK): nothing is held. */
+static inline void rt_on_lock_failed(struct rt_thread *t)
+{
+    if (t->waiting_for)
+        __atomic_store_n(&t->waiting_for, NULL, __ATOMIC_RELEASE);
 }
 
 /* Before the real unlock call. Most unlocks release the most recent lock. */
@@ -77,7 +133,7 @@ static inline void rt_on_lock_release(struct rt_thread *t, uintptr_t addr, uintp
     unsigned n = t->nheld;
     if (__builtin_expect(n > 0 && !t->untracked, 1)) {
         struct rt_held *h = &t->held[n - 1];
-        if (__builtin_expect(h->addr == addr && h->count == 1, 1)) {
+        if (__builtin_expect(h->addr == addr && h->count == 1 && h->mode == RT_HOLD_WRITE, 1)) {
             struct rt_lock *l = h->lock;
             if (__atomic_load_n(&l->id, __ATOMIC_RELAXED) == h->id &&
                 __atomic_load_n(&l->owner_tid, __ATOMIC_RELAXED) == t->tid)

@@ -1,17 +1,19 @@
-/* Lock events: identity, the held-lock stack, owner tracking. */
+/* Lock events: identity, the held-lock stack, owners and readers. The
+ * checks that judge them live in misuse.c and lockorder.c. */
 #include "engine.h"
-#include "report.h"
+#include "lockorder.h"
+#include "misuse.h"
+#include "rt_alloc.h"
 #include "rt_common.h"
 #include "runtime.h"
 #include "unwind.h"
+#include "watchdog.h"
 
 /* A global pc -> stack map, so each call site's stack is captured once per
  * process; the per-thread cache in front keeps the hot path local. */
 #define SITE_BUCKETS 4096
 struct site { struct site *_Atomic next; uintptr_t pc; rt_stack_id stack; };
 static struct site *_Atomic site_buckets[SITE_BUCKETS];
-
-#include "rt_alloc.h"
 
 static rt_stack_id site_lookup_global(uintptr_t pc)
 {
@@ -55,6 +57,8 @@ struct rt_lock *rt_lock_lookup_slow(struct rt_thread *t, uintptr_t addr, enum rt
         l->statically_initialized = 1;
         l->init_stack = rt_site_stack(t, pc);
         l->init_tid = t->tid;
+        l->class_key = pc;
+        l->history_known = 1;
     }
     t->lock_cache[slot].addr = addr;
     t->lock_cache[slot].lock = l;
@@ -65,8 +69,11 @@ struct rt_lock *rt_lock_lookup_slow(struct rt_thread *t, uintptr_t addr, enum rt
 void rt_on_lock_init(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type, uintptr_t pc)
 {
     struct rt_lock *old = rt_locktab_find(addr);
-    if (old)
+    if (old) {
+        if (__atomic_load_n(&old->owner_tid, __ATOMIC_ACQUIRE) || __atomic_load_n(&old->readers, __ATOMIC_ACQUIRE))
+            rt_report_destroy_locked(t, old, "re-initializing", pc);
         rt_locktab_retire(old);
+    }
     int created;
     struct rt_lock *l = rt_locktab_get(addr, type, &created);
     if (!l)
@@ -76,24 +83,71 @@ void rt_on_lock_init(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type
     l->statically_initialized = 0;
     l->init_stack = rt_site_stack(t, pc);
     l->init_tid = t->tid;
+    l->class_key = pc;
+    l->history_known = 1;
 }
 
 void rt_on_lock_destroy(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
 {
-    (void)t;
-    (void)pc;
     struct rt_lock *l = rt_locktab_find(addr);
-    if (l)
-        rt_locktab_retire(l);
+    if (!l)
+        return;
+    if (__atomic_load_n(&l->owner_tid, __ATOMIC_ACQUIRE) || __atomic_load_n(&l->readers, __ATOMIC_ACQUIRE))
+        rt_report_destroy_locked(t, l, "destroying", pc);
+    rt_locktab_retire(l);
 }
 
-void rt_on_lock_acquired_slow(struct rt_thread *t, struct rt_lock *lock, uintptr_t pc)
+/* Would this acquisition block forever on a lock the thread already holds? */
+static const struct rt_held *self_deadlock(const struct rt_thread *t, const struct rt_lock *lock, unsigned flags)
 {
-    if (unlikely(t->untracked))
+    uint64_t id = __atomic_load_n(&lock->id, __ATOMIC_RELAXED);
+    for (unsigned i = t->nheld; i-- > 0;) {
+        const struct rt_held *h = &t->held[i];
+        if (h->lock != lock || h->id != id)
+            continue;
+        switch (lock->type) {
+        case RT_LOCK_MUTEX:
+        case RT_LOCK_SPIN:
+            return h;
+        case RT_LOCK_RWLOCK:
+            /* Read after read re-enters a reader-preferring rwlock. */
+            if ((flags & RT_ACQ_READ) && h->mode == RT_HOLD_READ && !lock->writer_preferring)
+                return NULL;
+            return h;
+        default: /* recursive mutexes nest; errorcheck ones return EDEADLK */
+            return NULL;
+        }
+    }
+    return NULL;
+}
+
+uint64_t rt_on_lock_pre_nested(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uint64_t chain,
+                               uintptr_t pc)
+{
+    if (t->untracked || (flags & RT_ACQ_TRY))
+        return chain;
+    const struct rt_held *again = self_deadlock(t, lock, flags);
+    if (again)
+        rt_report_recursive_locking(t, lock, again, flags, pc);
+    else if (rt_opt.detect_deadlocks && !lock->no_order && !rt_lockorder_chain_known(chain))
+        rt_lockorder_check(t, lock, flags, chain, pc);
+    /* Blocked from here until acquired: the watchdog may look. */
+    t->wait_stack = rt_site_stack(t, pc);
+    t->wait_mode = (flags & RT_ACQ_READ) ? RT_HOLD_READ : RT_HOLD_WRITE;
+    __atomic_fetch_add(&t->wait_seq, 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->waiting_for, lock, __ATOMIC_RELEASE);
+    rt_watchdog_ensure();
+    return chain;
+}
+
+void rt_on_lock_acquired_slow(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uint64_t chain,
+                              uintptr_t pc)
+{
+    if (t->waiting_for)
+        __atomic_store_n(&t->waiting_for, NULL, __ATOMIC_RELEASE);
+    if (t->untracked)
         return;
     uint64_t id = __atomic_load_n(&lock->id, __ATOMIC_RELAXED);
-    uintptr_t addr = __atomic_load_n(&lock->addr, __ATOMIC_RELAXED);
-    /* A recursive mutex taken again by its owner: count, no new entry. */
     if (lock->type == RT_LOCK_MUTEX_RECURSIVE) {
         for (unsigned i = t->nheld; i-- > 0;)
             if (t->held[i].lock == lock && t->held[i].id == id) {
@@ -101,7 +155,7 @@ void rt_on_lock_acquired_slow(struct rt_thread *t, struct rt_lock *lock, uintptr
                 return;
             }
     }
-    if (unlikely(t->nheld >= RT_MAX_HELD)) {
+    if (t->nheld >= t->held_cap && rt_thread_grow_held(t) < 0) {
         t->untracked = 1;
         return;
     }
@@ -109,18 +163,38 @@ void rt_on_lock_acquired_slow(struct rt_thread *t, struct rt_lock *lock, uintptr
     struct rt_held *h = &t->held[t->nheld++];
     h->lock = lock;
     h->id = id;
-    h->addr = addr;
+    h->addr = __atomic_load_n(&lock->addr, __ATOMIC_RELAXED);
     h->pc = pc;
+    h->chain = chain;
     h->stack = stack;
     h->count = 1;
-    __atomic_store_n(&lock->owner_stack, stack, __ATOMIC_RELAXED);
-    __atomic_store_n(&lock->owner_tid, t->tid, __ATOMIC_RELEASE);
+    h->mode = (flags & RT_ACQ_READ) ? RT_HOLD_READ : RT_HOLD_WRITE;
+    h->trylock = (flags & RT_ACQ_TRY) != 0;
+    h->cpu = (int16_t)rt_current_cpu();
+    if (flags & RT_ACQ_READ) {
+        __atomic_fetch_add(&lock->readers, 1, __ATOMIC_ACQ_REL);
+    } else {
+        __atomic_store_n(&lock->owner_stack, stack, __ATOMIC_RELAXED);
+        __atomic_store_n(&lock->owner_tid, t->tid, __ATOMIC_RELEASE);
+    }
+}
+
+/* Removes entry i; the chain keys above it are recomputed, since a chain
+ * describes the sequence of locks below it. */
+static void remove_held(struct rt_thread *t, unsigned i)
+{
+    t->nheld--;
+    for (unsigned j = i; j < t->nheld; j++) {
+        t->held[j] = t->held[j + 1];
+        uint64_t below = j ? t->held[j - 1].chain : 0;
+        t->held[j].chain = rt_chain_step(below, t->held[j].lock,
+                                         t->held[j].mode == RT_HOLD_READ ? RT_ACQ_READ : 0);
+    }
 }
 
 void rt_on_lock_release_slow(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
 {
-    (void)pc;
-    if (unlikely(t->untracked))
+    if (t->untracked)
         return;
     for (unsigned i = t->nheld; i-- > 0;) {
         struct rt_held *h = &t->held[i];
@@ -129,14 +203,14 @@ void rt_on_lock_release_slow(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
         if (--h->count > 0)
             return;
         struct rt_lock *l = h->lock;
-        if (__atomic_load_n(&l->id, __ATOMIC_RELAXED) == h->id &&
-            __atomic_load_n(&l->owner_tid, __ATOMIC_RELAXED) == t->tid)
-            __atomic_store_n(&l->owner_tid, 0, __ATOMIC_RELEASE);
-        t->nheld--;
-        for (unsigned j = i; j < t->nheld; j++)
-            t->held[j] = t->held[j + 1];
+        if (__atomic_load_n(&l->id, __ATOMIC_RELAXED) == h->id) {
+            if (h->mode == RT_HOLD_READ)
+                __atomic_fetch_sub(&l->readers, 1, __ATOMIC_ACQ_REL);
+            else if (__atomic_load_n(&l->owner_tid, __ATOMIC_RELAXED) == t->tid)
+                __atomic_store_n(&l->owner_tid, 0, __ATOMIC_RELEASE);
+        }
+        remove_held(t, i);
         return;
     }
-    /* Not held by this thread: misuse checks (bad-unlock, non-owner-unlock)
-     * belong to the lock-checking layer; the owner field is left alone. */
+    rt_check_unheld_release(t, addr, pc);
 }

@@ -54,6 +54,7 @@ const char *rt_lock_type_name(enum rt_lock_type t)
     case RT_LOCK_MUTEX_ERRORCHECK: return "pthread_mutex_t, errorcheck";
     case RT_LOCK_RWLOCK: return "pthread_rwlock_t";
     case RT_LOCK_SPIN: return "pthread_spinlock_t";
+    case RT_LOCK_COND: return "pthread_cond_t";
     }
     return "lock";
 }
@@ -63,6 +64,7 @@ uint32_t rt_lock_type_size(enum rt_lock_type t)
     switch (t) {
     case RT_LOCK_RWLOCK: return 56;
     case RT_LOCK_SPIN: return 4;
+    case RT_LOCK_COND: return 48;
     default: return 40;
     }
 }

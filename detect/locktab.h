@@ -13,6 +13,7 @@ enum rt_lock_type {
     RT_LOCK_MUTEX_ERRORCHECK,
     RT_LOCK_RWLOCK,
     RT_LOCK_SPIN,
+    RT_LOCK_COND,        /* condition variables: tracked for misuse, never held */
 };
 
 struct rt_lock {
@@ -27,6 +28,15 @@ struct rt_lock {
     _Atomic rt_stack_id owner_stack;  /* where the owner took it */
     rt_stack_id init_stack;       /* pthread_*_init, or first use for static locks */
     int init_tid;
+    _Atomic int readers;          /* read holders of an rwlock */
+    uintptr_t class_key;          /* init site pc, or first-use site pc for static locks */
+    uint8_t writer_preferring;    /* rwlock whose readers must not recurse */
+    uint8_t no_order;             /* annotated: excluded from order checking */
+    uint8_t next_subclass;        /* annotated nesting level for the next acquisition */
+    uint8_t history_known;        /* seen from init or from a lock call, not first at unlock */
+    const char *name;             /* annotated name, or NULL */
+    _Atomic uint64_t cond_mutex;  /* condvars: id of the mutex current waiters use */
+    _Atomic int cond_waiters;
 };
 
 const char *rt_lock_type_name(enum rt_lock_type t);

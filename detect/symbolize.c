@@ -155,3 +155,29 @@ int rt_symbolize(uintptr_t pc, struct rt_symbol *out)
     rt_spin_unlock(&sym_lock);
     return ok;
 }
+
+int rt_symbolize_data(uintptr_t addr, char *name, unsigned cap, uintptr_t *offset)
+{
+    int ok = -1;
+    rt_spin_lock(&sym_lock);
+    if (dwfl || report_modules() == 0) {
+        Dwfl_Module *mod = dwfl_addrmodule(dwfl, addr);
+        GElf_Off off = 0;
+        GElf_Sym sym;
+        const char *n = mod ? dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL) : NULL;
+        if (n && GELF_ST_TYPE(sym.st_info) == STT_OBJECT && off < sym.st_size) {
+            copy_str(name, cap, n);
+            *offset = off;
+            ok = 0;
+        }
+    }
+    rt_spin_unlock(&sym_lock);
+    return ok;
+}
+
+void rt_symbolize_after_fork(void)
+{
+    rt_spin_reinit(&sym_lock);
+    dwfl = NULL; /* leaked: its state may be half-updated */
+    cache = NULL;
+}

@@ -23,4 +23,9 @@ struct rt_symbol {
 /* Symbolizes a return address (looks up pc-1 so the call's line is found).
  * Returns 0 when at least the function is known, -1 otherwise. */
 int rt_symbolize(uintptr_t pc, struct rt_symbol *out);
+/* The data symbol (global or static variable) containing addr: its name
+ * and addr's offset into it. 0 on success. */
+int rt_symbolize_data(uintptr_t addr, char *name, unsigned cap, uintptr_t *offset);
+/* In a forked child: drop libdw's state (another thread may have been in it). */
+void rt_symbolize_after_fork(void);
 #endif

@@ -14,6 +14,8 @@ struct rt_thread *rt_thread_new(int tid)
         return NULL;
     }
     t->tid = tid;
+    t->held = t->held_inline;
+    t->held_cap = RT_HELD_INLINE;
     rt_spin_lock(&registry_lock);
     t->next = registry;
     if (registry)
@@ -45,4 +47,28 @@ void rt_thread_after_fork(struct rt_thread *keep, int new_tid)
         keep->next = keep->prev = NULL;
         keep->tid = new_tid;
     }
+}
+
+int rt_thread_grow_held(struct rt_thread *t)
+{
+    unsigned cap = t->held_cap * 2;
+    struct rt_held *bigger = rt_zalloc(cap * sizeof *bigger);
+    if (!bigger) {
+        rt_out_of_memory("held-lock stacks");
+        return -1;
+    }
+    for (unsigned i = 0; i < t->nheld; i++)
+        bigger[i] = t->held[i];
+    /* The old array is not freed: the watchdog may be reading it. */
+    __atomic_store_n(&t->held, bigger, __ATOMIC_RELEASE);
+    t->held_cap = cap;
+    return 0;
+}
+
+void rt_thread_for_each(void (*fn)(struct rt_thread *t, void *arg), void *arg)
+{
+    rt_spin_lock(&registry_lock);
+    for (struct rt_thread *t = registry; t; t = t->next)
+        fn(t, arg);
+    rt_spin_unlock(&registry_lock);
 }

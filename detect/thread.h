@@ -6,29 +6,48 @@
 #include "stackdepot.h"
 #include <stdint.h>
 
-#define RT_MAX_HELD 64
+#define RT_HELD_INLINE 32
 #define RT_LOCK_CACHE 64
 #define RT_SITE_CACHE 64
+
+enum rt_hold_mode { RT_HOLD_WRITE = 0, RT_HOLD_READ = 1 };
 
 struct rt_held {
     struct rt_lock *lock;
     uint64_t id;
     uintptr_t addr;
     uintptr_t pc;        /* return address of the acquiring call */
+    uint64_t chain;      /* hash of the held-lock sequence up to this entry */
     rt_stack_id stack;   /* stack of the first acquisition from pc */
     int count;           /* recursive re-acquisitions */
+    uint8_t mode;        /* enum rt_hold_mode */
+    uint8_t trylock;     /* taken with a trylock: no edge led into it */
+    int16_t cpu;         /* CPU at acquisition (cross-CPU unlock check) */
 };
 
 struct rt_thread {
     int tid;
-    int untracked;                  /* held stack overflowed: stop checking */
-    unsigned nheld;
-    struct rt_held held[RT_MAX_HELD];
+    int untracked;                  /* out of memory for the held stack: stop checking */
+    unsigned nheld, held_cap;
+    struct rt_held *held;           /* held_inline, or a larger array once it overflows */
+    /* Set while blocked in a lock call, for the deadlock watchdog. */
+    struct rt_lock *_Atomic waiting_for;
+    _Atomic uint64_t wait_seq;
+    rt_stack_id wait_stack;
+    uint8_t wait_mode;
+    struct rt_held held_inline[RT_HELD_INLINE];
     struct { uintptr_t addr; struct rt_lock *lock; uint64_t id; } lock_cache[RT_LOCK_CACHE];
     struct { uintptr_t pc; rt_stack_id stack; } site_cache[RT_SITE_CACHE];
     struct rt_thread *next;         /* registry of live threads */
     struct rt_thread *prev;
 };
+
+/* Is the held lock still the lock it was (not freed or destroyed since)? */
+static inline int rt_held_live(const struct rt_held *h)
+{
+    return __atomic_load_n(&h->lock->id, __ATOMIC_RELAXED) == h->id &&
+           __atomic_load_n(&h->lock->addr, __ATOMIC_RELAXED) == h->addr;
+}
 
 /* Registry: threads are visible to other threads' checks (deadlock
  * watchdog, reports naming holders). */
@@ -36,4 +55,9 @@ struct rt_thread *rt_thread_new(int tid);
 void rt_thread_free(struct rt_thread *t);
 /* Drops every registered thread but keep (the forking thread in a child). */
 void rt_thread_after_fork(struct rt_thread *keep, int new_tid);
+/* Makes room for one more held lock; 0 on success. */
+int rt_thread_grow_held(struct rt_thread *t);
+/* Calls fn for every registered thread, with the registry locked: fn must
+ * only read, and take no other runtime lock. */
+void rt_thread_for_each(void (*fn)(struct rt_thread *t, void *arg), void *arg);
 #endif

@@ -55,6 +55,18 @@ __attribute__((noinline, optimize("no-optimize-sibling-calls"))) static void *ne
     return p;
 }
 
+__attribute__((noinline, optimize("no-optimize-sibling-calls"))) static void *next_versioned(const char *name,
+                                                                                      const char *version)
+{
+    void *p = dlvsym(RTLD_NEXT, name, version);
+    if (!p)
+        p = dlsym(RTLD_NEXT, name);
+    __asm__ volatile("" ::"r"(p) : "memory");
+    return p;
+}
+
+#define RESOLVE_VERSIONED(field, name, version) \
+    rti_real.field = (__typeof__(rti_real.field))next_versioned(name, version)
 #define RESOLVE(field, name) rti_real.field = (__typeof__(rti_real.field))next_symbol(name)
 
 RT_HIDDEN void rti_resolve(void)
@@ -80,6 +92,37 @@ RT_HIDDEN void rti_resolve(void)
         RESOLVE(mutex_timedlock, "pthread_mutex_timedlock");
         RESOLVE(mutex_clocklock, "pthread_mutex_clocklock");
         RESOLVE(mutex_unlock, "pthread_mutex_unlock");
+        RESOLVE(rwlock_init, "pthread_rwlock_init");
+        RESOLVE(rwlock_destroy, "pthread_rwlock_destroy");
+        RESOLVE(rwlock_rdlock, "pthread_rwlock_rdlock");
+        RESOLVE(rwlock_tryrdlock, "pthread_rwlock_tryrdlock");
+        RESOLVE(rwlock_timedrdlock, "pthread_rwlock_timedrdlock");
+        RESOLVE(rwlock_clockrdlock, "pthread_rwlock_clockrdlock");
+        RESOLVE(rwlock_wrlock, "pthread_rwlock_wrlock");
+        RESOLVE(rwlock_trywrlock, "pthread_rwlock_trywrlock");
+        RESOLVE(rwlock_timedwrlock, "pthread_rwlock_timedwrlock");
+        RESOLVE(rwlock_clockwrlock, "pthread_rwlock_clockwrlock");
+        RESOLVE(rwlock_unlock, "pthread_rwlock_unlock");
+        RESOLVE(spin_init, "pthread_spin_init");
+        RESOLVE(spin_destroy, "pthread_spin_destroy");
+        RESOLVE(spin_lock, "pthread_spin_lock");
+        RESOLVE(spin_trylock, "pthread_spin_trylock");
+        RESOLVE(spin_unlock, "pthread_spin_unlock");
+        /* The condvar ABI of 2.3.2; plain dlsym could give the old one. */
+        RESOLVE_VERSIONED(cond_wait, "pthread_cond_wait", "GLIBC_2.3.2");
+        RESOLVE_VERSIONED(cond_timedwait, "pthread_cond_timedwait", "GLIBC_2.3.2");
+        RESOLVE_VERSIONED(cond_destroy, "pthread_cond_destroy", "GLIBC_2.3.2");
+        RESOLVE(cond_clockwait, "pthread_cond_clockwait");
+        RESOLVE(mtx_init, "mtx_init");
+        RESOLVE(mtx_lock, "mtx_lock");
+        RESOLVE(mtx_timedlock, "mtx_timedlock");
+        RESOLVE(mtx_trylock, "mtx_trylock");
+        RESOLVE(mtx_unlock, "mtx_unlock");
+        RESOLVE(mtx_destroy, "mtx_destroy");
+        RESOLVE(cnd_wait, "cnd_wait");
+        RESOLVE(cnd_timedwait, "cnd_timedwait");
+        RESOLVE(munmap, "munmap");
+        RESOLVE(pthread_create, "pthread_create");
         resolving_here = 0;
         __atomic_store_n(&rti_state, RTI_RESOLVED, __ATOMIC_RELEASE);
         return;

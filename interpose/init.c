@@ -5,8 +5,12 @@
 #include "report.h"
 #include "runtime.h"
 #include "symbolize.h"
+#include "lockorder.h"
 #include "unwind.h"
+#include "watchdog.h"
 #include <dlfcn.h>
+#include <signal.h>
+#include <time.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -51,16 +55,67 @@ static void thread_exit(void *arg)
         rti_guard--;
         return;
     }
+    /* Frames below this one are dead: the thread function has returned
+     * (or pthread_exit unwound it), so locks that lived there are gone. */
+    uintptr_t lo = 0, sp = (uintptr_t)__builtin_frame_address(0);
+    pthread_attr_t attr;
+    void *stack_addr;
+    size_t stack_size;
+    rti_guard++;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+        if (pthread_attr_getstack(&attr, &stack_addr, &stack_size) == 0)
+            lo = (uintptr_t)stack_addr;
+        pthread_attr_destroy(&attr);
+    }
+    rt_on_thread_exit(t, lo, lo && sp > lo + 4096 ? sp - 4096 : lo);
+    rti_guard--;
     rti_thread_dead = 1;
     rti_self = NULL;
     rt_thread_free(t);
 }
 
+/* The deadlock watchdog: a thread of the runtime's own, invisible to the
+ * checks (its guard is always set) and deaf to signals. */
+static void *watchdog_main(void *arg)
+{
+    (void)arg;
+    rti_guard = 1;
+    for (;;) {
+        unsigned ms = rt_watchdog_period_ms();
+        struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L }, now;
+        nanosleep(&ts, NULL);
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        rt_watchdog_scan((uint64_t)now.tv_sec * 1000 + (uint64_t)now.tv_nsec / 1000000);
+    }
+    return NULL;
+}
+
+static void start_watchdog(void)
+{
+    pthread_t tid;
+    pthread_attr_t attr;
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&attr, 256 * 1024);
+    if (rti_real.pthread_create(&tid, &attr, watchdog_main, NULL) == 0)
+        pthread_setname_np(tid, "rtdd-watchdog");
+    pthread_attr_destroy(&attr);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* The child has one thread: what the others held of our internal locks is
+ * free again, and the watchdog must be started anew if needed. */
 static void fork_child(void)
 {
     rt_locktab_after_fork();
     rt_report_after_fork();
     rt_log_after_fork();
+    rt_lockorder_after_fork();
+    rt_symbolize_after_fork();
+    rt_watchdog_after_fork();
     rt_thread_after_fork(rti_self, (int)syscall(SYS_gettid));
 }
 
@@ -99,6 +154,7 @@ static void setup(void)
     rt_unwind_init();
     rt_stack_capture(4); /* warm libunwind up outside any application lock */
     pthread_key_create(&thread_key, thread_exit);
+    rt_watchdog_start_hook = start_watchdog;
     pthread_atfork(NULL, NULL, fork_child);
     atexit(at_exit);
     check_interposition();

@@ -38,6 +38,36 @@ struct rti_real {
     int (*mutex_timedlock)(pthread_mutex_t *, const struct timespec *);
     int (*mutex_clocklock)(pthread_mutex_t *, clockid_t, const struct timespec *);
     int (*mutex_unlock)(pthread_mutex_t *);
+    int (*rwlock_init)(pthread_rwlock_t *, const pthread_rwlockattr_t *);
+    int (*rwlock_destroy)(pthread_rwlock_t *);
+    int (*rwlock_rdlock)(pthread_rwlock_t *);
+    int (*rwlock_tryrdlock)(pthread_rwlock_t *);
+    int (*rwlock_timedrdlock)(pthread_rwlock_t *, const struct timespec *);
+    int (*rwlock_clockrdlock)(pthread_rwlock_t *, clockid_t, const struct timespec *);
+    int (*rwlock_wrlock)(pthread_rwlock_t *);
+    int (*rwlock_trywrlock)(pthread_rwlock_t *);
+    int (*rwlock_timedwrlock)(pthread_rwlock_t *, const struct timespec *);
+    int (*rwlock_clockwrlock)(pthread_rwlock_t *, clockid_t, const struct timespec *);
+    int (*rwlock_unlock)(pthread_rwlock_t *);
+    int (*spin_init)(pthread_spinlock_t *, int);
+    int (*spin_destroy)(pthread_spinlock_t *);
+    int (*spin_lock)(pthread_spinlock_t *);
+    int (*spin_trylock)(pthread_spinlock_t *);
+    int (*spin_unlock)(pthread_spinlock_t *);
+    int (*cond_wait)(pthread_cond_t *, pthread_mutex_t *);
+    int (*cond_timedwait)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *);
+    int (*cond_clockwait)(pthread_cond_t *, pthread_mutex_t *, clockid_t, const struct timespec *);
+    int (*cond_destroy)(pthread_cond_t *);
+    int (*mtx_init)(void *, int);
+    int (*mtx_lock)(void *);
+    int (*mtx_timedlock)(void *, const struct timespec *);
+    int (*mtx_trylock)(void *);
+    int (*mtx_unlock)(void *);
+    void (*mtx_destroy)(void *);
+    int (*cnd_wait)(void *, void *);
+    int (*cnd_timedwait)(void *, void *, const struct timespec *);
+    int (*munmap)(void *, size_t);
+    int (*pthread_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 };
 extern RT_HIDDEN struct rti_real rti_real;
 
@@ -52,6 +82,17 @@ RT_HIDDEN void *rti_arena_alloc(size_t size, size_t align);
 RT_HIDDEN int rti_arena_owns(const void *p);
 RT_HIDDEN size_t rti_arena_size(const void *p);
 RT_HIDDEN int rti_resolving_here(void);
+
+/* Resolves (and sets up) if needed; 0 while the real functions are still
+ * unknown (a call made from inside the resolver itself). */
+static inline int rti_resolved(void)
+{
+    if (unlikely(__atomic_load_n(&rti_state, __ATOMIC_ACQUIRE) != RTI_READY)) {
+        rti_init();
+        return rti_real.mutex_lock != NULL;
+    }
+    return 1;
+}
 
 /* Enters the runtime for bookkeeping: NULL means pass straight through. */
 static inline struct rt_thread *rti_enter(void)

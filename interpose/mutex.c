@@ -1,11 +1,8 @@
-/* pthread_mutex_*: translated into lock events for the engine. The real
- * call happens outside the runtime (guard released), so signal handlers
- * and blocking behave as without us. */
-#include "interpose.h"
-#include <errno.h>
+/* pthread_mutex_*: translated into lock events for the engine. */
+#include "lockwrap.h"
 
 /* The type as glibc stores it (works for static initializers too). */
-static inline enum rt_lock_type mutex_type(pthread_mutex_t *m)
+static inline enum rt_lock_type mutex_type(const pthread_mutex_t *m)
 {
     switch (__atomic_load_n(&m->__data.__kind, __ATOMIC_RELAXED) & 3) {
     case PTHREAD_MUTEX_RECURSIVE: return RT_LOCK_MUTEX_RECURSIVE;
@@ -14,18 +11,14 @@ static inline enum rt_lock_type mutex_type(pthread_mutex_t *m)
     }
 }
 
-static inline int resolved(void)
+RT_HIDDEN enum rt_lock_type rti_mutex_type(const void *m)
 {
-    if (unlikely(__atomic_load_n(&rti_state, __ATOMIC_ACQUIRE) != RTI_READY)) {
-        rti_init();
-        return rti_real.mutex_lock != NULL;
-    }
-    return 1;
+    return mutex_type(m);
 }
 
 RTI_EXPORT int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr)
 {
-    if (unlikely(!resolved()))
+    if (unlikely(!rti_resolved()))
         return 0;
     int r = rti_real.mutex_init(m, attr);
     struct rt_thread *t;
@@ -38,7 +31,7 @@ RTI_EXPORT int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t 
 
 RTI_EXPORT int pthread_mutex_destroy(pthread_mutex_t *m)
 {
-    if (unlikely(!resolved()))
+    if (unlikely(!rti_resolved()))
         return 0;
     struct rt_thread *t = rti_enter();
     if (t) {
@@ -48,50 +41,27 @@ RTI_EXPORT int pthread_mutex_destroy(pthread_mutex_t *m)
     return rti_real.mutex_destroy(m);
 }
 
-/* The lock wrappers share one shape: look the lock up (and, later,
- * check the acquisition) inside the runtime, make the real call outside
- * it, record the acquisition if it succeeded. */
-#define LOCK_WRAPPER(real_call)                                                   \
-    uintptr_t pc = RTI_CALLER();                                                  \
-    struct rt_thread *t = rti_enter();                                            \
-    if (unlikely(!t))                                                             \
-        return resolved() ? real_call : 0; /* single-threaded bootstrap */        \
-    struct rt_lock *l = rt_lock_lookup(t, (uintptr_t)m, mutex_type(m), pc);       \
-    rti_leave();                                                                  \
-    int r = real_call;                                                            \
-    if (likely(l != NULL) && (likely(r == 0) || r == EOWNERDEAD)) {               \
-        rti_guard++;                                                              \
-        rt_on_lock_acquired(t, l, pc);                                            \
-        rti_guard--;                                                              \
-    }                                                                             \
-    return r
-
 RTI_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
 {
-    LOCK_WRAPPER(rti_real.mutex_lock(m));
+    RTI_LOCK_BODY(m, mutex_type(m), 0, rti_real.mutex_lock(m), RTI_PTHREAD_OK);
 }
 
 RTI_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m)
 {
-    LOCK_WRAPPER(rti_real.mutex_trylock(m));
+    RTI_LOCK_BODY(m, mutex_type(m), RT_ACQ_TRY, rti_real.mutex_trylock(m), RTI_PTHREAD_OK);
 }
 
 RTI_EXPORT int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abstime)
 {
-    LOCK_WRAPPER(rti_real.mutex_timedlock(m, abstime));
+    RTI_LOCK_BODY(m, mutex_type(m), 0, rti_real.mutex_timedlock(m, abstime), RTI_PTHREAD_OK);
 }
 
 RTI_EXPORT int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clock, const struct timespec *abstime)
 {
-    LOCK_WRAPPER(rti_real.mutex_clocklock(m, clock, abstime));
+    RTI_LOCK_BODY(m, mutex_type(m), 0, rti_real.mutex_clocklock(m, clock, abstime), RTI_PTHREAD_OK);
 }
 
 RTI_EXPORT int pthread_mutex_unlock(pthread_mutex_t *m)
 {
-    struct rt_thread *t = rti_enter();
-    if (unlikely(!t))
-        return resolved() ? rti_real.mutex_unlock(m) : 0;
-    rt_on_lock_release(t, (uintptr_t)m, RTI_CALLER());
-    rti_leave();
-    return rti_real.mutex_unlock(m);
+    RTI_UNLOCK_BODY(m, rti_real.mutex_unlock(m));
 }

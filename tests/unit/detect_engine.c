@@ -21,8 +21,8 @@ START_TEST(held_stack_follows_lock_and_unlock)
     char a[40], b[40];
     struct rt_lock *la = rt_lock_lookup(t, (uintptr_t)a, RT_LOCK_MUTEX, PC(1));
     struct rt_lock *lb = rt_lock_lookup(t, (uintptr_t)b, RT_LOCK_MUTEX, PC(2));
-    rt_on_lock_acquired(t, la, PC(1));
-    rt_on_lock_acquired(t, lb, PC(2));
+    rt_on_lock_acquired(t, la, 0, 0, PC(1));
+    rt_on_lock_acquired(t, lb, 0, 0, PC(2));
     ck_assert_uint_eq(t->nheld, 2);
     ck_assert_int_eq(la->owner_tid, t->tid);
     /* Out-of-order release is legal. */
@@ -43,8 +43,8 @@ START_TEST(recursive_mutex_counts)
     struct rt_thread *t = self();
     char m[40];
     struct rt_lock *l = rt_lock_lookup(t, (uintptr_t)m, RT_LOCK_MUTEX_RECURSIVE, PC(1));
-    rt_on_lock_acquired(t, l, PC(1));
-    rt_on_lock_acquired(t, l, PC(1));
+    rt_on_lock_acquired(t, l, 0, 0, PC(1));
+    rt_on_lock_acquired(t, l, 0, 0, PC(1));
     ck_assert_uint_eq(t->nheld, 1);
     rt_on_lock_release(t, (uintptr_t)m, PC(2));
     ck_assert_int_eq(l->owner_tid, t->tid);
@@ -75,14 +75,19 @@ START_TEST(reinit_makes_a_new_lock)
 }
 END_TEST
 
-START_TEST(held_stack_overflow_stops_tracking)
+START_TEST(thousands_of_held_locks)
 {
     struct rt_thread *t = self();
-    static char locks[RT_MAX_HELD + 4][40];
-    for (int i = 0; i < RT_MAX_HELD + 4; i++)
-        rt_on_lock_acquired(t, rt_lock_lookup(t, (uintptr_t)locks[i], RT_LOCK_MUTEX, PC(i)), PC(i));
-    ck_assert_int_eq(t->untracked, 1);
-    ck_assert_uint_eq(t->nheld, RT_MAX_HELD);
+    enum { N = 5000 };
+    static char locks[N][40];
+    for (int i = 0; i < N; i++)
+        rt_on_lock_acquired(t, rt_lock_lookup(t, (uintptr_t)locks[i], RT_LOCK_MUTEX, PC(i)), 0, 0, PC(i));
+    ck_assert_int_eq(t->untracked, 0);
+    ck_assert_uint_eq(t->nheld, N);
+    ck_assert_uint_ge(t->held_cap, N);
+    for (int i = N; i-- > 0;)
+        rt_on_lock_release(t, (uintptr_t)locks[i], PC(i));
+    ck_assert_uint_eq(t->nheld, 0);
 }
 END_TEST
 
@@ -92,7 +97,7 @@ START_TEST(free_of_lock_held_by_this_thread_is_reported)
     struct rt_thread *t = self();
     char *obj = malloc(128);
     struct rt_lock *l = rt_lock_lookup(t, (uintptr_t)obj + 64, RT_LOCK_MUTEX, PC(1));
-    rt_on_lock_acquired(t, l, PC(1));
+    rt_on_lock_acquired(t, l, 0, 0, PC(1));
     rt_on_free(t, (uintptr_t)obj, 128, PC(2));
     ck_assert_uint_eq(rt_report_count(RT_KIND_ACTIVE_LOCK_FREED), 1);
     ck_assert_ptr_null(rt_locktab_find((uintptr_t)obj + 64));
@@ -111,7 +116,7 @@ START_TEST(free_of_lock_held_by_another_thread_is_reported)
     struct rt_thread *freer = self();
     char *obj = malloc(64);
     struct rt_lock *l = rt_lock_lookup(holder, (uintptr_t)obj, RT_LOCK_MUTEX, PC(1));
-    rt_on_lock_acquired(holder, l, PC(1));
+    rt_on_lock_acquired(holder, l, 0, 0, PC(1));
     ck_assert_uint_eq(freer->nheld, 0);
     rt_on_free(freer, (uintptr_t)obj, 64, PC(2));
     ck_assert_uint_eq(rt_report_count(RT_KIND_ACTIVE_LOCK_FREED), 1);
@@ -127,7 +132,7 @@ START_TEST(free_of_unheld_lock_retires_silently)
     char *obj = malloc(64);
     struct rt_lock *l = rt_lock_lookup(t, (uintptr_t)obj, RT_LOCK_MUTEX, PC(1));
     uint64_t id = l->id;
-    rt_on_lock_acquired(t, l, PC(1));
+    rt_on_lock_acquired(t, l, 0, 0, PC(1));
     rt_on_lock_release(t, (uintptr_t)obj, PC(2));
     rt_on_free(t, (uintptr_t)obj, 64, PC(3));
     ck_assert_uint_eq(rt_report_count(RT_KIND_ACTIVE_LOCK_FREED), 0);
@@ -145,7 +150,7 @@ START_TEST(free_outside_any_lock_is_silent)
     struct rt_thread *t = self();
     char *obj = malloc(256), *other = malloc(64);
     struct rt_lock *l = rt_lock_lookup(t, (uintptr_t)other, RT_LOCK_MUTEX, PC(1));
-    rt_on_lock_acquired(t, l, PC(1));
+    rt_on_lock_acquired(t, l, 0, 0, PC(1));
     rt_on_free(t, (uintptr_t)obj, 256, PC(2));
     ck_assert_uint_eq(rt_report_count(RT_KIND_ACTIVE_LOCK_FREED), 0);
     ck_assert_ptr_eq(rt_locktab_find((uintptr_t)other), l);
@@ -161,7 +166,7 @@ Suite *locks_suite(void)
     tcase_add_test(tc, held_stack_follows_lock_and_unlock);
     tcase_add_test(tc, recursive_mutex_counts);
     tcase_add_test(tc, reinit_makes_a_new_lock);
-    tcase_add_test(tc, held_stack_overflow_stops_tracking);
+    tcase_add_test(tc, thousands_of_held_locks);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,78 @@
+/* Condition variables: the wait's hidden unlock and relock of the mutex,
+ * and cond-misuse (waiting without holding the mutex, or one condvar
+ * waited on with two mutexes at once). */
+#include "engine.h"
+#include "lockdesc.h"
+#include "report.h"
+#include "runtime.h"
+#include "unwind.h"
+
+static const struct rt_held *held_entry(const struct rt_thread *t, uintptr_t addr, unsigned *index)
+{
+    for (unsigned i = t->nheld; i-- > 0;)
+        if (t->held[i].addr == addr) {
+            *index = i;
+            return &t->held[i];
+        }
+    return NULL;
+}
+
+static void report_cond_misuse(struct rt_thread *t, struct rt_lock *cond, uintptr_t mutex, const char *what,
+                               uint64_t other_mutex)
+{
+    char comm[32], cdesc[512], mdesc[512];
+    rt_thread_comm(t->tid, comm, sizeof comm);
+    rt_lock_describe(cond, cond ? cond->addr : 0, cdesc, sizeof cdesc);
+    rt_lock_describe(rt_locktab_find(mutex), mutex, mdesc, sizeof mdesc);
+    struct rt_report *r = rt_report_begin(RT_KIND_COND_MISUSE, t->tid);
+    if (!r)
+        return;
+    rt_report_headline(r, "WARNING: condition variable misuse");
+    rt_report_stack(r, rt_stack_capture((unsigned)rt_opt.stack_depth), "%s/%d waits on condition variable %s at:",
+                    comm, t->tid, cdesc);
+    rt_report_text(r, "with mutex %s,", mdesc);
+    if (other_mutex)
+        rt_report_text(r, "%s (lock id %lu).", what, (unsigned long)other_mutex);
+    else
+        rt_report_text(r, "%s.", what);
+    rt_report_held_locks(r, t, comm);
+    rt_report_finish(r);
+}
+
+void rt_on_cond_wait_begin(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, uintptr_t pc)
+{
+    struct rt_lock *c = rt_lock_lookup(t, cond, RT_LOCK_COND, pc);
+    unsigned index;
+    const struct rt_held *h = held_entry(t, mutex, &index);
+    if (!h && !t->untracked) {
+        struct rt_lock *m = rt_locktab_find(mutex);
+        if (m && m->history_known)
+            report_cond_misuse(t, c, mutex, "but the thread does not hold that mutex", 0);
+    }
+    if (c && h) {
+        uint64_t id = h->id, expected = 0;
+        if (__atomic_fetch_add(&c->cond_waiters, 1, __ATOMIC_ACQ_REL) == 0)
+            __atomic_store_n(&c->cond_mutex, id, __ATOMIC_RELEASE);
+        else if (!__atomic_compare_exchange_n(&c->cond_mutex, &expected, id, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) &&
+                 expected != id)
+            report_cond_misuse(t, c, mutex, "while other threads wait on it with a different mutex", expected);
+    }
+    /* The wait releases the mutex inside libc. */
+    if (h)
+        rt_on_lock_release(t, mutex, pc);
+}
+
+void rt_on_cond_wait_end(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, uintptr_t pc)
+{
+    struct rt_lock *c = rt_locktab_find(cond);
+    if (c && __atomic_load_n(&c->cond_waiters, __ATOMIC_ACQUIRE) > 0 &&
+        __atomic_sub_fetch(&c->cond_waiters, 1, __ATOMIC_ACQ_REL) == 0)
+        __atomic_store_n(&c->cond_mutex, 0, __ATOMIC_RELEASE);
+    /* ...and takes it again: the same checks as a lock call, though the
+     * thread can no longer be stopped before it blocks. */
+    struct rt_lock *m = rt_lock_lookup(t, mutex, RT_LOCK_MUTEX, pc);
+    if (!m)
+        return;
+    uint64_t chain = rt_on_lock_pre(t, m, 0, pc);
+    rt_on_lock_acquired(t, m, 0, chain, pc);
+}

@@ -1,0 +1,17 @@
+/* How reports name and describe locks and the locks a thread holds. */
+#ifndef RTDD_LOCKDESC_H
+#define RTDD_LOCKDESC_H
+#include "locktab.h"
+#include "report.h"
+#include "thread.h"
+#include <stddef.h>
+
+/* "cfg_mutex" (annotated or symbol name) or "[0x5581c0a04100]". */
+void rt_lock_name(const struct rt_lock *l, uintptr_t addr, char *out, size_t cap);
+/* "[0xADDR] NAME (TYPE, initialized at FILE:LINE)" for a report line. */
+void rt_lock_describe(const struct rt_lock *l, uintptr_t addr, char *out, size_t cap);
+/* "FILE:LINE in FUNCTION" of a stack's first frame, or "MODULE+0xOFF". */
+void rt_stack_site(rt_stack_id stack, char *out, size_t cap);
+/* The section "N locks held by COMM/TID:" with one line per held lock. */
+void rt_report_held_locks(struct rt_report *r, const struct rt_thread *t, const char *comm);
+#endif

@@ -1,0 +1,449 @@
+/* The lock-order graph. Complexity: a chain (held-lock sequence) seen
+ * before costs one lock-free hash probe; a new chain adds at most one edge
+ * per held lock, and each new edge runs one depth-first search bounded by
+ * the graph's size (nodes x 16 states), so building a graph costs time
+ * proportional to its edges times the reachable part of the graph. */
+#include "lockorder.h"
+#include "engine.h"
+#include "lockdesc.h"
+#include "report.h"
+#include "rt_alloc.h"
+#include "rt_common.h"
+#include "runtime.h"
+#include "unwind.h"
+#include <string.h>
+
+#define MAX_GATES 3              /* candidate gate locks considered per edge */
+#define STATES (2 << MAX_GATES)  /* (arrived by a recursive read) x (gates broken) */
+
+struct lo_edge;
+struct lo_node {
+    struct lo_node *hash_next;
+    uint64_t key;
+    struct lo_edge *out;
+    uintptr_t addr;                /* the lock's address when the node was made */
+    struct rt_lock *lock;          /* for naming; validated with lock_id */
+    uint64_t lock_id;
+    rt_stack_id init_stack;
+    uint32_t visited[STATES];      /* search epochs */
+};
+
+struct lo_edge {
+    struct lo_edge *next_out, *hash_next;
+    struct lo_node *from, *to;
+    uint8_t src_read;              /* source only ever held for reading (S) */
+    uint8_t dst_recursive;         /* target only ever taken as a recursive read (R) */
+    uint8_t ngates;
+    uint64_t gates[MAX_GATES];     /* node keys held (taken before from) every time */
+    rt_stack_id stack;             /* where to was taken while from was held */
+    rt_stack_id from_stack;        /* where from was taken */
+    int tid;
+};
+
+#define NODE_BUCKETS (1u << 18)
+#define EDGE_BUCKETS (1u << 18)
+#define CHAIN_SLOTS (1u << 20)
+
+static rt_spin_t graph_lock = RT_SPIN_INIT;
+static struct lo_node **node_buckets;
+static struct lo_edge **edge_buckets;
+static _Atomic uint64_t *chains;
+static _Atomic unsigned long chain_count;
+static unsigned long node_count, edge_count;
+static uint32_t epoch;
+
+int rt_lockorder_chain_known(uint64_t chain)
+{
+    _Atomic uint64_t *table = __atomic_load_n(&chains, __ATOMIC_ACQUIRE);
+    if (!table)
+        return 0;
+    if (chain == 0)
+        chain = 1;
+    for (unsigned i = 0; i < 32; i++) {
+        uint64_t v = __atomic_load_n(&table[(chain + i) & (CHAIN_SLOTS - 1)], __ATOMIC_ACQUIRE);
+        if (v == chain)
+            return 1;
+        if (v == 0)
+            return 0;
+    }
+    return 0;
+}
+
+static void remember_chain(uint64_t chain)
+{
+    if (chain == 0)
+        chain = 1;
+    if (__atomic_load_n(&chain_count, __ATOMIC_RELAXED) > CHAIN_SLOTS / 2) {
+        /* Full enough that probing gets long: new chains are validated
+         * each time instead (slower, never wrong). */
+        static _Atomic int said;
+        if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+            rt_out_of_memory("the lock-chain cache (more than 500000 distinct lock sequences)");
+        return;
+    }
+    for (unsigned i = 0; i < 32; i++) {
+        _Atomic uint64_t *slot = &chains[(chain + i) & (CHAIN_SLOTS - 1)];
+        uint64_t expected = 0;
+        if (__atomic_compare_exchange_n(slot, &expected, chain, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            __atomic_fetch_add(&chain_count, 1, __ATOMIC_RELAXED);
+            return;
+        }
+        if (expected == chain)
+            return;
+    }
+}
+
+static int ensure_tables(void)
+{
+    if (chains)
+        return 0;
+    node_buckets = rt_zalloc(NODE_BUCKETS * sizeof *node_buckets);
+    edge_buckets = rt_zalloc(EDGE_BUCKETS * sizeof *edge_buckets);
+    _Atomic uint64_t *c = rt_zalloc(CHAIN_SLOTS * sizeof *c);
+    if (!node_buckets || !edge_buckets || !c) {
+        rt_out_of_memory("the lock-order graph");
+        return -1;
+    }
+    __atomic_store_n(&chains, c, __ATOMIC_RELEASE);
+    return 0;
+}
+
+static uint64_t node_key(const struct rt_lock *l)
+{
+    if (rt_opt.lock_classes == RT_CLASSES_SITE)
+        return rt_hash64(l->class_key * 31 + l->next_subclass) | 1;
+    return __atomic_load_n(&l->id, __ATOMIC_RELAXED) << 1;
+}
+
+static struct lo_node *get_node(const struct rt_lock *l, uintptr_t addr)
+{
+    uint64_t key = node_key(l);
+    unsigned b = (unsigned)(rt_hash64(key) & (NODE_BUCKETS - 1));
+    for (struct lo_node *n = node_buckets[b]; n; n = n->hash_next)
+        if (n->key == key)
+            return n;
+    struct lo_node *n = rt_zalloc(sizeof *n);
+    if (!n) {
+        rt_out_of_memory("lock-order graph nodes");
+        return NULL;
+    }
+    n->key = key;
+    n->addr = addr;
+    n->lock = (struct rt_lock *)l;
+    n->lock_id = __atomic_load_n(&l->id, __ATOMIC_RELAXED);
+    n->init_stack = l->init_stack;
+    n->hash_next = node_buckets[b];
+    node_buckets[b] = n;
+    node_count++;
+    return n;
+}
+
+static struct lo_edge *find_edge(const struct lo_node *from, const struct lo_node *to)
+{
+    unsigned b = (unsigned)(rt_hash64((uintptr_t)from ^ ((uintptr_t)to << 1)) & (EDGE_BUCKETS - 1));
+    for (struct lo_edge *e = edge_buckets[b]; e; e = e->hash_next)
+        if (e->from == from && e->to == to)
+            return e;
+    return NULL;
+}
+
+static struct lo_edge *add_edge(struct lo_node *from, struct lo_node *to)
+{
+    struct lo_edge *e = rt_zalloc(sizeof *e);
+    if (!e) {
+        rt_out_of_memory("lock-order graph edges");
+        return NULL;
+    }
+    unsigned b = (unsigned)(rt_hash64((uintptr_t)from ^ ((uintptr_t)to << 1)) & (EDGE_BUCKETS - 1));
+    e->from = from;
+    e->to = to;
+    e->hash_next = edge_buckets[b];
+    edge_buckets[b] = e;
+    e->next_out = from->out;
+    from->out = e;
+    edge_count++;
+    return e;
+}
+
+/* Gate sets shrink to what every observation of the edge had in common. */
+static void intersect_gates(struct lo_edge *e, const uint64_t *gates, unsigned ngates)
+{
+    unsigned kept = 0;
+    for (unsigned i = 0; i < e->ngates; i++)
+        for (unsigned j = 0; j < ngates; j++)
+            if (e->gates[i] == gates[j]) {
+                e->gates[kept++] = e->gates[i];
+                break;
+            }
+    e->ngates = (uint8_t)kept;
+}
+
+static int edge_has_gate(const struct lo_edge *e, uint64_t gate)
+{
+    for (unsigned i = 0; i < e->ngates; i++)
+        if (e->gates[i] == gate)
+            return 1;
+    return 0;
+}
+
+/* The search for a path to -> ... -> from that, with the new edge
+ * from -> to, closes a cycle that can deadlock:
+ *  - strong: no lock is entered by a recursive read and then left while
+ *    held for reading (lockdep's rule for recursive read locks);
+ *  - not gated: for each candidate gate (a lock the new edge's thread took
+ *    before from), some edge of the cycle was learned without it. */
+struct frame { struct lo_node *node; unsigned state; struct lo_edge *next; struct lo_edge *via; };
+static struct frame *search_stack;
+static unsigned search_cap;
+
+static unsigned gate_bits(const struct lo_edge *e, const uint64_t *gates, unsigned ngates)
+{
+    unsigned broken = 0;
+    for (unsigned g = 0; g < ngates; g++)
+        if (!edge_has_gate(e, gates[g]))
+            broken |= 1u << g;
+    return broken;
+}
+
+static int push_frame(unsigned *depth, struct lo_node *n, unsigned state, struct lo_edge *via)
+{
+    if (*depth == search_cap) {
+        unsigned cap = search_cap ? search_cap * 2 : 1024;
+        struct frame *bigger = rt_zalloc(cap * sizeof *bigger);
+        if (!bigger)
+            return -1;
+        if (search_stack)
+            memcpy(bigger, search_stack, search_cap * sizeof *bigger);
+        search_stack = bigger;
+        search_cap = cap;
+    }
+    search_stack[*depth] = (struct frame){ n, state, n->out, via };
+    (*depth)++;
+    n->visited[state] = epoch;
+    return 0;
+}
+
+/* Returns the number of edges in the found path (kept in search_stack[1..]). */
+static unsigned find_cycle(struct lo_node *from, struct lo_node *to, int new_src_read, int new_dst_recursive,
+                           const uint64_t *gates, unsigned ngates)
+{
+    unsigned all = (1u << ngates) - 1, depth = 0;
+    epoch++;
+    unsigned start = (new_dst_recursive ? 1u : 0u) | (0u << 1);
+    if (push_frame(&depth, to, start, NULL) < 0)
+        return 0;
+    while (depth > 0) {
+        struct frame *f = &search_stack[depth - 1];
+        struct lo_edge *e = f->next;
+        if (!e) {
+            depth--;
+            continue;
+        }
+        f->next = e->next_out;
+        int arrived_recursive = f->state & 1;
+        if (arrived_recursive && e->src_read)
+            continue; /* R then S: a reader re-entering cannot deadlock here */
+        unsigned broken = (f->state >> 1) | gate_bits(e, gates, ngates);
+        unsigned state = (e->dst_recursive ? 1u : 0u) | (broken << 1);
+        if (e->to == from) {
+            if (e->dst_recursive && new_src_read)
+                continue;
+            if ((broken & all) == all) {
+                if (push_frame(&depth, e->to, state, e) < 0)
+                    return 0;
+                return depth - 1;
+            }
+            continue;
+        }
+        if (e->to->visited[state] == epoch)
+            continue;
+        if (push_frame(&depth, e->to, state, e) < 0)
+            return 0;
+    }
+    return 0;
+}
+
+/* Everything a report needs, copied out so it is written without the graph lock. */
+#define MAX_CYCLE 16
+struct cycle_copy {
+    unsigned n;
+    struct { uintptr_t from_addr, to_addr; struct rt_lock *from_lock, *to_lock; uint64_t from_id, to_id;
+             rt_stack_id stack, from_stack; int tid; uint64_t from_key, to_key; } e[MAX_CYCLE];
+};
+
+static void copy_cycle(struct cycle_copy *c, unsigned len)
+{
+    c->n = len < MAX_CYCLE ? len : MAX_CYCLE;
+    for (unsigned i = 0; i < c->n; i++) {
+        struct lo_edge *e = search_stack[i + 1].via;
+        c->e[i].from_addr = e->from->addr;
+        c->e[i].to_addr = e->to->addr;
+        c->e[i].from_lock = e->from->lock;
+        c->e[i].to_lock = e->to->lock;
+        c->e[i].from_id = e->from->lock_id;
+        c->e[i].to_id = e->to->lock_id;
+        c->e[i].stack = e->stack;
+        c->e[i].from_stack = e->from_stack;
+        c->e[i].tid = e->tid;
+        c->e[i].from_key = e->from->key;
+        c->e[i].to_key = e->to->key;
+    }
+}
+
+/* A node's lock record is only trusted for naming while it is the same lock. */
+static const struct rt_lock *live(struct rt_lock *l, uint64_t id)
+{
+    return l && __atomic_load_n(&l->id, __ATOMIC_RELAXED) == id ? l : NULL;
+}
+
+static void report_cycle(struct rt_thread *t, struct rt_lock *lock, unsigned flags, const struct rt_held *h,
+                         const struct cycle_copy *c)
+{
+    char comm[32], desc[512], name_new[160], name_held[160], name[160];
+    uintptr_t addr = __atomic_load_n(&lock->addr, __ATOMIC_RELAXED);
+    rt_thread_comm(t->tid, comm, sizeof comm);
+    rt_lock_name(lock, addr, name_new, sizeof name_new);
+    rt_lock_name(h->lock, h->addr, name_held, sizeof name_held);
+    struct rt_report *r = rt_report_begin(RT_KIND_LOCK_ORDER_INVERSION, t->tid);
+    if (!r)
+        return;
+    rt_report_headline(r, "WARNING: possible circular locking dependency detected");
+    rt_lock_describe(lock, addr, desc, sizeof desc);
+    rt_report_stack(r, rt_stack_capture((unsigned)rt_opt.stack_depth), "%s/%d is trying to %s lock:\n %s, at:", comm,
+                    t->tid, (flags & RT_ACQ_READ) ? "read-acquire" : "acquire", desc);
+    rt_lock_describe(h->lock, h->addr, desc, sizeof desc);
+    rt_report_stack(r, h->stack, "but the thread already holds lock:\n %s%s, taken at:", desc,
+                    h->mode == RT_HOLD_READ ? " (for reading)" : "");
+    rt_report_text(r, "which lock already depends on the new lock.");
+    rt_report_text(r, "The existing dependency chain (in reverse order) is:");
+    for (unsigned i = c->n; i-- > 0;) {
+        char from[160], to[160], who[32];
+        rt_lock_name(live(c->e[i].from_lock, c->e[i].from_id), c->e[i].from_addr, from, sizeof from);
+        rt_lock_name(live(c->e[i].to_lock, c->e[i].to_id), c->e[i].to_addr, to, sizeof to);
+        rt_thread_comm(c->e[i].tid, who, sizeof who);
+        rt_report_stack(r, c->e[i].stack, "-> #%u (%s): taken while holding %s, by thread %d, at:", i + 1, to, from,
+                        c->e[i].tid);
+        if (c->e[i].from_stack)
+            rt_report_stack(r, c->e[i].from_stack, "   where %s had been taken at:", from);
+    }
+    /* The cycle as one line: the new lock, then the existing chain back to the held one. */
+    char line[1024];
+    struct rt_buf b;
+    rt_buf_init(&b, line, sizeof line);
+    rt_buf_printf(&b, "cycle: %s -> %s", name_held, name_new);
+    for (unsigned i = 0; i < c->n; i++) {
+        rt_lock_name(live(c->e[i].to_lock, c->e[i].to_id), c->e[i].to_addr, name, sizeof name);
+        rt_buf_printf(&b, " -> %s", name);
+    }
+    rt_report_text(r, "%s", line);
+    /* The thread that learned the last edge of the chain took held after parent. */
+    char parent[160];
+    const unsigned last = c->n - 1;
+    rt_lock_name(live(c->e[last].from_lock, c->e[last].from_id), c->e[last].from_addr, parent, sizeof parent);
+    rt_report_text(r, "Possible unsafe locking scenario:");
+    rt_report_text(r, "       thread 0                    thread 1");
+    rt_report_text(r, "       --------                    --------");
+    rt_report_text(r, "  %s(%s);", h->mode == RT_HOLD_READ ? "read_lock" : "lock", name_held);
+    rt_report_text(r, "                                   lock(%s);", parent);
+    rt_report_text(r, "                                   lock(%s);", name_held);
+    rt_report_text(r, "  %s(%s);", (flags & RT_ACQ_READ) ? "read_lock" : "lock", name_new);
+    rt_report_text(r, " *** DEADLOCK ***");
+    if (c->n > 1)
+        rt_report_text(r, "(thread 1 stands for the %u threads that took the chain %s -> ... -> %s)", c->n, name_new,
+                       parent);
+    rt_report_held_locks(r, t, comm);
+    /* Each distinct cycle once per process, whichever edge closes it. */
+    uint64_t key = 0;
+    for (unsigned i = 0; i < c->n; i++)
+        key += rt_hash64(c->e[i].from_key * 3 + c->e[i].to_key);
+    rt_report_key(r, key);
+    rt_report_finish(r);
+}
+
+void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uint64_t chain, uintptr_t pc)
+{
+    struct cycle_copy found;
+    const struct rt_held *culprit = NULL;
+    uintptr_t addr = __atomic_load_n(&lock->addr, __ATOMIC_RELAXED);
+    int dst_recursive = (flags & RT_ACQ_READ) && lock->type == RT_LOCK_RWLOCK && !lock->writer_preferring;
+    rt_stack_id stack = 0;
+    (void)pc;
+
+    rt_spin_lock(&graph_lock);
+    if (ensure_tables() < 0) {
+        rt_spin_unlock(&graph_lock);
+        return;
+    }
+    struct lo_node *to = get_node(lock, addr);
+    for (unsigned i = 0; to && i < t->nheld; i++) {
+        const struct rt_held *h = &t->held[i];
+        if (h->lock->no_order || h->lock == lock)
+            continue;
+        struct lo_node *from = get_node(h->lock, h->addr);
+        if (!from || from == to)
+            continue;
+        /* Gates: locks this thread took before from (outermost first). */
+        uint64_t gates[MAX_GATES];
+        unsigned ngates = 0;
+        for (unsigned g = 0; g < i && ngates < MAX_GATES; g++)
+            if (!t->held[g].lock->no_order)
+                gates[ngates++] = node_key(t->held[g].lock);
+        struct lo_edge *e = find_edge(from, to);
+        if (e) {
+            /* Seen again in a new context: the edge can only get stronger
+             * (fewer gates, exclusive where it was shared). If it did, the
+             * cycles through it must be looked for again. */
+            unsigned old_gates = e->ngates;
+            int stronger = (h->mode != RT_HOLD_READ && e->src_read) || (!dst_recursive && e->dst_recursive);
+            intersect_gates(e, gates, ngates);
+            if (h->mode != RT_HOLD_READ)
+                e->src_read = 0;
+            if (!dst_recursive)
+                e->dst_recursive = 0;
+            if ((stronger || e->ngates < old_gates) && !culprit) {
+                unsigned len = find_cycle(from, to, e->src_read, e->dst_recursive, e->gates, e->ngates);
+                if (len) {
+                    copy_cycle(&found, len);
+                    culprit = h;
+                }
+            }
+            continue;
+        }
+        if (!culprit) {
+            unsigned len = find_cycle(from, to, h->mode == RT_HOLD_READ, dst_recursive, gates, ngates);
+            if (len) {
+                copy_cycle(&found, len);
+                culprit = h;
+            }
+        }
+        if (!stack) {
+            rt_spin_unlock(&graph_lock); /* capturing a stack takes libunwind's locks */
+            stack = rt_stack_capture((unsigned)rt_opt.stack_depth);
+            rt_spin_lock(&graph_lock);
+            if (find_edge(from, to))
+                continue; /* another thread added it meanwhile */
+        }
+        e = add_edge(from, to);
+        if (!e)
+            break;
+        e->src_read = h->mode == RT_HOLD_READ;
+        e->dst_recursive = (uint8_t)dst_recursive;
+        e->ngates = (uint8_t)ngates;
+        memcpy(e->gates, gates, ngates * sizeof gates[0]);
+        e->stack = stack;
+        e->from_stack = h->stack;
+        e->tid = t->tid;
+    }
+    rt_spin_unlock(&graph_lock);
+    remember_chain(chain);
+    if (culprit)
+        report_cycle(t, lock, flags, culprit, &found);
+}
+
+unsigned long rt_lockorder_nodes(void) { return node_count; }
+unsigned long rt_lockorder_edges(void) { return edge_count; }
+
+void rt_lockorder_after_fork(void)
+{
+    rt_spin_reinit(&graph_lock);
+}

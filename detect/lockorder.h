@@ -1,0 +1,19 @@
+/* Lockdep-style lock-order validation: a graph of "B was taken while A was
+ * held" edges over locks (lock_classes=instance) or lock classes
+ * (lock_classes=site); a new edge that closes a cycle is reported before
+ * the thread blocks on it. */
+#ifndef RTDD_LOCKORDER_H
+#define RTDD_LOCKORDER_H
+#include "thread.h"
+#include <stdint.h>
+
+/* Was this held-lock sequence (chain key) validated already? Lock-free. */
+int rt_lockorder_chain_known(uint64_t chain);
+/* Adds the edges from every held lock to lock, checks each new one for a
+ * cycle, reports, and records the chain as validated. */
+void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uint64_t chain, uintptr_t pc);
+/* Graph size, for tests and benchmarks. */
+unsigned long rt_lockorder_nodes(void);
+unsigned long rt_lockorder_edges(void);
+void rt_lockorder_after_fork(void);
+#endif

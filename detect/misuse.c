@@ -1,0 +1,169 @@
+#include "misuse.h"
+#include "engine.h"
+#include "lockdesc.h"
+#include "report.h"
+#include "runtime.h"
+#include "unwind.h"
+
+static rt_stack_id here(void)
+{
+    return rt_stack_capture((unsigned)rt_opt.stack_depth);
+}
+
+/* Where another thread took the lock: its held entry when it still has it. */
+struct holder_search { uint64_t id; const struct rt_lock *lock; int tid; rt_stack_id stack; int cpu; };
+static void find_holder(struct rt_thread *t, void *arg)
+{
+    struct holder_search *s = arg;
+    if (s->tid)
+        return;
+    const struct rt_held *held = __atomic_load_n(&t->held, __ATOMIC_ACQUIRE);
+    unsigned n = __atomic_load_n(&t->nheld, __ATOMIC_ACQUIRE);
+    for (unsigned i = 0; i < n && held; i++)
+        if (held[i].lock == s->lock && held[i].id == s->id) {
+            s->tid = t->tid;
+            s->stack = held[i].stack;
+            s->cpu = held[i].cpu;
+            return;
+        }
+}
+
+static void describe_holders(struct rt_report *r, const struct rt_lock *l)
+{
+    char comm[32];
+    int owner = __atomic_load_n(&l->owner_tid, __ATOMIC_ACQUIRE);
+    if (owner) {
+        rt_thread_comm(owner, comm, sizeof comm);
+        rt_report_stack(r, __atomic_load_n(&l->owner_stack, __ATOMIC_RELAXED), "the lock is held by %s/%d, taken at:",
+                        comm, owner);
+        return;
+    }
+    struct holder_search s = { __atomic_load_n(&l->id, __ATOMIC_RELAXED), l, 0, 0, -1 };
+    rt_thread_for_each(find_holder, &s);
+    if (s.tid) {
+        rt_thread_comm(s.tid, comm, sizeof comm);
+        rt_report_stack(r, s.stack, "the lock is held for reading by %s/%d (and %d reader%s in all), taken at:", comm,
+                        s.tid, __atomic_load_n(&l->readers, __ATOMIC_RELAXED),
+                        __atomic_load_n(&l->readers, __ATOMIC_RELAXED) == 1 ? "" : "s");
+    } else {
+        rt_report_text(r, "the lock is held for reading by %d thread(s)", __atomic_load_n(&l->readers, __ATOMIC_RELAXED));
+    }
+}
+
+void rt_report_destroy_locked(struct rt_thread *t, struct rt_lock *l, const char *verb, uintptr_t pc)
+{
+    char comm[32], desc[512];
+    uintptr_t addr = __atomic_load_n(&l->addr, __ATOMIC_RELAXED);
+    (void)pc;
+    rt_thread_comm(t->tid, comm, sizeof comm);
+    rt_lock_describe(l, addr, desc, sizeof desc);
+    struct rt_report *r = rt_report_begin(RT_KIND_DESTROY_LOCKED, t->tid);
+    if (!r)
+        return;
+    rt_report_headline(r, "BUG: destroying a held lock");
+    rt_report_stack(r, here(), "%s/%d is %s lock %s at:", comm, t->tid, verb, desc);
+    describe_holders(r, l);
+    rt_report_held_locks(r, t, comm);
+    rt_report_finish(r);
+}
+
+static const char *acquire_verb(const struct rt_lock *l, unsigned flags)
+{
+    if (l->type == RT_LOCK_RWLOCK)
+        return (flags & RT_ACQ_READ) ? "read-lock" : "write-lock";
+    return "lock";
+}
+
+void rt_report_recursive_locking(struct rt_thread *t, struct rt_lock *l, const struct rt_held *held,
+                                 unsigned flags, uintptr_t pc)
+{
+    char comm[32], desc[512], name[160];
+    (void)pc;
+    rt_thread_comm(t->tid, comm, sizeof comm);
+    rt_lock_describe(l, held->addr, desc, sizeof desc);
+    rt_lock_name(l, held->addr, name, sizeof name);
+    struct rt_report *r = rt_report_begin(RT_KIND_RECURSIVE_LOCKING, t->tid);
+    if (!r)
+        return;
+    rt_report_headline(r, "WARNING: possible recursive locking detected");
+    rt_report_stack(r, here(), "%s/%d is trying to %s %s, at:", comm, t->tid, acquire_verb(l, flags), desc);
+    rt_report_stack(r, held->stack, "but the thread already holds it%s, taken at:",
+                    held->mode == RT_HOLD_READ ? " for reading" : "");
+    rt_report_text(r, "Possible unsafe locking scenario:");
+    rt_report_text(r, "       thread 0");
+    rt_report_text(r, "       --------");
+    rt_report_text(r, "  %s(%s);", held->mode == RT_HOLD_READ ? "read_lock" : "lock", name);
+    rt_report_text(r, "  %s(%s);", (flags & RT_ACQ_READ) ? "read_lock" : "lock", name);
+    rt_report_text(r, " *** DEADLOCK ***");
+    rt_report_text(r, "The thread would wait for itself forever%s.",
+                   l->type == RT_LOCK_RWLOCK && (flags & RT_ACQ_READ)
+                       ? " (this rwlock prefers writers: a waiting writer blocks the second read)"
+                       : "");
+    rt_report_held_locks(r, t, comm);
+    rt_report_finish(r);
+}
+
+struct class_search { const struct rt_thread *t; const struct rt_lock *released; const struct rt_held *found; };
+
+/* The seed's implementation #4: per-CPU locks, the reader migrated, and the
+ * unlock released the new CPU's lock while the old CPU's stays held. */
+static const struct rt_held *same_class_other_cpu(const struct rt_thread *t, const struct rt_lock *l, int cpu)
+{
+    for (unsigned i = t->nheld; i-- > 0;) {
+        const struct rt_held *h = &t->held[i];
+        if (h->lock != l && h->lock->class_key == l->class_key && h->cpu >= 0 && h->cpu != cpu)
+            return h;
+    }
+    return NULL;
+}
+
+void rt_check_unheld_release(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
+{
+    struct rt_lock *l = rt_locktab_find(addr);
+    (void)pc;
+    /* A lock never seen before, or locked before the runtime was ready:
+     * nothing is known about who holds it. */
+    if (!l || !l->history_known || l->type == RT_LOCK_COND)
+        return;
+    char comm[32], desc[512], other[512];
+    int cpu = rt_current_cpu();
+    rt_thread_comm(t->tid, comm, sizeof comm);
+    rt_lock_describe(l, addr, desc, sizeof desc);
+    const struct rt_held *mine = same_class_other_cpu(t, l, cpu);
+    int owner = __atomic_load_n(&l->owner_tid, __ATOMIC_ACQUIRE);
+    int readers = __atomic_load_n(&l->readers, __ATOMIC_ACQUIRE);
+    struct rt_report *r;
+    if (mine) {
+        r = rt_report_begin(RT_KIND_CROSS_CPU_UNLOCK, t->tid);
+        if (!r)
+            return;
+        rt_lock_describe(mine->lock, mine->addr, other, sizeof other);
+        rt_report_headline(r, "BUG: cross-CPU unlock confusion: lock taken on CPU %d released as CPU %d's lock",
+                           mine->cpu, cpu);
+        rt_report_stack(r, here(), "%s/%d, now on CPU %d, released CPU %d's lock %s, which it does not hold, at:",
+                        comm, t->tid, cpu, cpu, desc);
+        rt_report_stack(r, mine->stack, "while it still holds CPU %d's lock of the same class %s, taken on CPU %d at:",
+                        mine->cpu, other, mine->cpu);
+        rt_report_text(r, "The thread moved from CPU %d to CPU %d inside its critical section and released the lock of "
+                          "the CPU it runs on, not the one it took: CPU %d's lock stays held forever and CPU %d's "
+                          "lock is released under its owner.",
+                       mine->cpu, cpu, mine->cpu, cpu);
+        rt_report_text(r, "Hint: remember which lock (or CPU) the lock call used and release that one.");
+    } else if (owner || readers) {
+        r = rt_report_begin(RT_KIND_NON_OWNER_UNLOCK, t->tid);
+        if (!r)
+            return;
+        rt_report_headline(r, "WARNING: lock released by a thread that does not hold it");
+        rt_report_stack(r, here(), "%s/%d is releasing lock %s at:", comm, t->tid, desc);
+        describe_holders(r, l);
+    } else {
+        r = rt_report_begin(RT_KIND_BAD_UNLOCK, t->tid);
+        if (!r)
+            return;
+        rt_report_headline(r, "WARNING: bad unlock balance detected!");
+        rt_report_stack(r, here(), "%s/%d is trying to release lock %s at:", comm, t->tid, desc);
+        rt_report_text(r, "but there are no more locks to release: no thread holds it.");
+    }
+    rt_report_held_locks(r, t, comm);
+    rt_report_finish(r);
+}

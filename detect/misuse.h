@@ -1,0 +1,14 @@
+/* Lock misuse: the reports that judge single lock operations. */
+#ifndef RTDD_MISUSE_H
+#define RTDD_MISUSE_H
+#include "thread.h"
+
+/* destroy-locked: destroying (or re-initializing: verb) a held lock. */
+void rt_report_destroy_locked(struct rt_thread *t, struct rt_lock *l, const char *verb, uintptr_t pc);
+/* recursive-locking: about to block on a lock the thread already holds. */
+void rt_report_recursive_locking(struct rt_thread *t, struct rt_lock *l, const struct rt_held *held,
+                                 unsigned flags, uintptr_t pc);
+/* An unlock of a lock this thread does not hold: cross-cpu-unlock,
+ * non-owner-unlock or bad-unlock. */
+void rt_check_unheld_release(struct rt_thread *t, uintptr_t addr, uintptr_t pc);
+#endif

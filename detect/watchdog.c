@@ -1,0 +1,215 @@
+#include "watchdog.h"
+#include "engine.h"
+#include "lockdesc.h"
+#include "report.h"
+#include "rt_alloc.h"
+#include "runtime.h"
+#include <string.h>
+
+void (*rt_watchdog_start_hook)(void);
+static _Atomic int started;
+
+void rt_watchdog_ensure(void)
+{
+    if (__atomic_load_n(&started, __ATOMIC_RELAXED) || !rt_watchdog_start_hook)
+        return;
+    if (!__atomic_exchange_n(&started, 1, __ATOMIC_ACQ_REL))
+        rt_watchdog_start_hook();
+}
+
+void rt_watchdog_after_fork(void)
+{
+    __atomic_store_n(&started, 0, __ATOMIC_RELAXED);
+}
+
+unsigned rt_watchdog_period_ms(void)
+{
+    long p = rt_opt.deadlock_timeout_ms / 4;
+    return (unsigned)(p < 5 ? 5 : p > 500 ? 500 : p);
+}
+
+/* What the watchdog knows of one thread, copied under the registry lock. */
+#define SNAP_HELD 16
+struct snap {
+    struct rt_thread *t;
+    int tid;
+    struct rt_lock *waiting_for;
+    uint64_t waiting_id, seq;
+    rt_stack_id wait_stack;
+    uint8_t wait_mode;
+    unsigned nheld;
+    struct { struct rt_lock *lock; uint64_t id; uintptr_t addr; rt_stack_id stack; uint8_t mode; } held[SNAP_HELD];
+};
+
+/* The watchdog's memory of when each wait began, by thread and wait seq. */
+#define TRACK_SLOTS 4096
+static struct { struct rt_thread *t; uint64_t seq; uint64_t since_ms; } track[TRACK_SLOTS];
+static struct snap *snaps;
+static unsigned nsnaps, snap_cap;
+
+static void take_snapshot(struct rt_thread *t, void *arg)
+{
+    (void)arg;
+    if (nsnaps >= snap_cap)
+        return;
+    struct snap *s = &snaps[nsnaps++];
+    s->t = t;
+    s->tid = t->tid;
+    s->waiting_for = __atomic_load_n(&t->waiting_for, __ATOMIC_ACQUIRE);
+    s->waiting_id = s->waiting_for ? __atomic_load_n(&s->waiting_for->id, __ATOMIC_RELAXED) : 0;
+    s->seq = __atomic_load_n(&t->wait_seq, __ATOMIC_RELAXED);
+    s->wait_stack = t->wait_stack;
+    s->wait_mode = t->wait_mode;
+    const struct rt_held *held = __atomic_load_n(&t->held, __ATOMIC_ACQUIRE);
+    unsigned n = __atomic_load_n(&t->nheld, __ATOMIC_ACQUIRE);
+    s->nheld = n;
+    for (unsigned i = 0; i < n && i < SNAP_HELD; i++) {
+        s->held[i].lock = held[i].lock;
+        s->held[i].id = held[i].id;
+        s->held[i].addr = held[i].addr;
+        s->held[i].stack = held[i].stack;
+        s->held[i].mode = held[i].mode;
+    }
+}
+
+static uint64_t blocked_since(struct snap *s, uint64_t now)
+{
+    unsigned slot = (unsigned)(((uintptr_t)s->t >> 6) % TRACK_SLOTS);
+    if (track[slot].t != s->t || track[slot].seq != s->seq) {
+        track[slot].t = s->t;
+        track[slot].seq = s->seq;
+        track[slot].since_ms = now;
+    }
+    return track[slot].since_ms;
+}
+
+/* A thread that holds the lock s waits for (in a conflicting mode), or -1. */
+static int holder_of(const struct snap *s)
+{
+    for (unsigned i = 0; i < nsnaps; i++) {
+        const struct snap *o = &snaps[i];
+        if (o == s)
+            continue;
+        for (unsigned j = 0; j < o->nheld && j < SNAP_HELD; j++)
+            if (o->held[j].lock == s->waiting_for && o->held[j].id == s->waiting_id &&
+                !(o->held[j].mode == RT_HOLD_READ && s->wait_mode == RT_HOLD_READ))
+                return (int)i;
+    }
+    return -1;
+}
+
+static const char *held_site(const struct snap *s, const struct rt_lock *l, uint64_t id, char *out, size_t cap)
+{
+    for (unsigned j = 0; j < s->nheld && j < SNAP_HELD; j++)
+        if (s->held[j].lock == l && s->held[j].id == id) {
+            rt_stack_site(s->held[j].stack, out, cap);
+            return out;
+        }
+    return "an unknown place";
+}
+
+static const struct rt_lock *live_lock(const struct rt_lock *l, uint64_t id)
+{
+    return l && __atomic_load_n(&l->id, __ATOMIC_RELAXED) == id ? l : NULL;
+}
+
+static int report_deadlock(const unsigned *cycle, unsigned n, const uint64_t *since, uint64_t now)
+{
+    struct rt_report *r = rt_report_begin(RT_KIND_DEADLOCK, snaps[cycle[0]].tid);
+    if (!r)
+        return 0;
+    char line[1024];
+    struct rt_buf cyc;
+    rt_buf_init(&cyc, line, sizeof line);
+    rt_report_headline(r, "BUG: deadlock detected, %u threads blocked in a cycle", n);
+    uint64_t key = 0;
+    for (unsigned i = 0; i < n; i++) {
+        const struct snap *s = &snaps[cycle[i]], *h = &snaps[cycle[(i + 1) % n]];
+        char comm[32], hcomm[32], desc[512], name[160];
+        rt_thread_comm(s->tid, comm, sizeof comm);
+        rt_thread_comm(h->tid, hcomm, sizeof hcomm);
+        rt_lock_describe(live_lock(s->waiting_for, s->waiting_id), s->waiting_for->addr, desc, sizeof desc);
+        rt_report_stack(r, s->wait_stack, "%s/%d blocked %lu ms waiting %sfor %s, held by %s/%d, at:", comm, s->tid,
+                        (unsigned long)(now - since[i]), s->wait_mode == RT_HOLD_READ ? "to read " : "", desc, hcomm,
+                        h->tid);
+        rt_lock_name(live_lock(s->waiting_for, s->waiting_id), s->waiting_for->addr, name, sizeof name);
+        rt_buf_printf(&cyc, "%s%s", i ? " -> " : "cycle: ", name);
+        key += rt_hash64(s->waiting_id);
+    }
+    for (unsigned i = 0; i < n; i++) {
+        const struct snap *s = &snaps[cycle[i]], *h = &snaps[cycle[(i + 1) % n]];
+        char hcomm[32], name[160], site[256];
+        rt_thread_comm(h->tid, hcomm, sizeof hcomm);
+        rt_lock_name(live_lock(s->waiting_for, s->waiting_id), s->waiting_for->addr, name, sizeof name);
+        rt_report_text(r, "%s was taken by %s/%d at %s%s", name, hcomm, h->tid,
+                       held_site(h, s->waiting_for, s->waiting_id, site, sizeof site), i + 1 < n ? ";" : ".");
+    }
+    {
+        char name[160];
+        const struct snap *s = &snaps[cycle[0]];
+        rt_lock_name(live_lock(s->waiting_for, s->waiting_id), s->waiting_for->addr, name, sizeof name);
+        rt_buf_printf(&cyc, " -> %s", name);
+    }
+    rt_report_text(r, "%s", line);
+    rt_report_text(r, "None of these threads can go on: each waits for a lock that the next one holds.");
+    rt_report_key(r, key);
+    return rt_report_finish(r);
+}
+
+int rt_watchdog_scan(uint64_t now_ms)
+{
+    if (!snaps) {
+        snap_cap = 4096;
+        snaps = rt_zalloc(snap_cap * sizeof *snaps);
+        if (!snaps)
+            return 0;
+    }
+    nsnaps = 0;
+    rt_thread_for_each(take_snapshot, NULL);
+    int reports = 0;
+    uint64_t timeout = (uint64_t)rt_opt.deadlock_timeout_ms;
+    static uint64_t since[TRACK_SLOTS];
+    for (unsigned i = 0; i < nsnaps; i++)
+        since[i % TRACK_SLOTS] = snaps[i].waiting_for ? blocked_since(&snaps[i], now_ms) : now_ms;
+    for (unsigned i = 0; i < nsnaps; i++) {
+        if (!snaps[i].waiting_for || now_ms - since[i] < timeout)
+            continue;
+        /* Follow waits: i -> holder -> holder's wait -> ...; a return to a
+         * thread already on the path is a cycle. */
+        unsigned path[64], n = 0, cur = i;
+        int cycle_at = -1;
+        while (n < 64) {
+            path[n++] = cur;
+            if (!snaps[cur].waiting_for)
+                break;
+            int next = holder_of(&snaps[cur]);
+            if (next < 0)
+                break;
+            for (unsigned k = 0; k < n; k++)
+                if (path[k] == (unsigned)next)
+                    cycle_at = (int)k;
+            if (cycle_at >= 0)
+                break;
+            cur = (unsigned)next;
+        }
+        if (cycle_at < 0)
+            continue;
+        /* Report each cycle from its lowest thread only, and only when all of
+         * its threads have been blocked long enough. */
+        unsigned len = n - (unsigned)cycle_at, lowest = path[cycle_at];
+        int ready = 1;
+        uint64_t cyc_since[64];
+        for (unsigned k = 0; k < len; k++) {
+            unsigned idx = path[cycle_at + k];
+            if (idx < lowest)
+                lowest = idx;
+            cyc_since[k] = since[idx];
+            if (now_ms - since[idx] < timeout)
+                ready = 0;
+        }
+        if (ready && lowest == i) {
+            reports += report_deadlock(&path[cycle_at], len, cyc_since, now_ms);
+        }
+    }
+    return reports;
+}

@@ -1,0 +1,120 @@
+/* Condition variables and C11 threads. glibc re-takes the mutex inside
+ * pthread_cond_wait, and mtx_* call the mutex code directly: neither
+ * passes through the pthread_mutex_* wrappers, so both are modelled here. */
+#include "lockwrap.h"
+#include <threads.h>
+
+RT_HIDDEN enum rt_lock_type rti_mutex_type(const void *m);
+
+struct wait_ctx { struct rt_thread *t; void *cond, *mutex; uintptr_t pc; };
+
+/* A cancelled wait re-takes the mutex before cleanup handlers run. */
+static void wait_cancelled(void *arg)
+{
+    struct wait_ctx *w = arg;
+    rti_guard++;
+    rt_on_cond_wait_end(w->t, (uintptr_t)w->cond, (uintptr_t)w->mutex, w->pc);
+    rti_guard--;
+}
+
+#define COND_BODY(cond, mutex, real_call)                                       \
+    uintptr_t pc = RTI_CALLER();                                                \
+    struct rt_thread *t = rti_enter();                                          \
+    if (unlikely(!t))                                                           \
+        return rti_resolved() ? (real_call) : 0;                                \
+    rt_on_cond_wait_begin(t, (uintptr_t)(cond), (uintptr_t)(mutex), pc);        \
+    rti_leave();                                                                \
+    struct wait_ctx w = { t, (void *)(cond), (void *)(mutex), pc };             \
+    int r;                                                                      \
+    pthread_cleanup_push(wait_cancelled, &w);                                   \
+    r = (real_call);                                                            \
+    pthread_cleanup_pop(0);                                                     \
+    rti_guard++;                                                                \
+    rt_on_cond_wait_end(t, (uintptr_t)(cond), (uintptr_t)(mutex), pc);          \
+    rti_guard--;                                                                \
+    return r
+
+RTI_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
+{
+    COND_BODY(c, m, rti_real.cond_wait(c, m));
+}
+
+RTI_EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *abstime)
+{
+    COND_BODY(c, m, rti_real.cond_timedwait(c, m, abstime));
+}
+
+RTI_EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clock,
+                                      const struct timespec *abstime)
+{
+    COND_BODY(c, m, rti_real.cond_clockwait(c, m, clock, abstime));
+}
+
+RTI_EXPORT int pthread_cond_destroy(pthread_cond_t *c)
+{
+    if (unlikely(!rti_resolved()))
+        return 0;
+    struct rt_thread *t = rti_enter();
+    if (t) {
+        rt_on_lock_destroy(t, (uintptr_t)c, RTI_CALLER());
+        rti_leave();
+    }
+    return rti_real.cond_destroy(c);
+}
+
+RTI_EXPORT int cnd_wait(cnd_t *c, mtx_t *m)
+{
+    COND_BODY(c, m, rti_real.cnd_wait(c, m));
+}
+
+RTI_EXPORT int cnd_timedwait(cnd_t *restrict c, mtx_t *restrict m, const struct timespec *restrict ts)
+{
+    COND_BODY(c, m, rti_real.cnd_timedwait(c, m, ts));
+}
+
+/* mtx_t is glibc's pthread_mutex_t underneath. */
+RTI_EXPORT int mtx_init(mtx_t *m, int type)
+{
+    if (unlikely(!rti_resolved()))
+        return thrd_error;
+    int r = rti_real.mtx_init(m, type);
+    struct rt_thread *t;
+    if (r == thrd_success && (t = rti_enter())) {
+        rt_on_lock_init(t, (uintptr_t)m, rti_mutex_type(m), RTI_CALLER());
+        rti_leave();
+    }
+    return r;
+}
+
+RTI_EXPORT void mtx_destroy(mtx_t *m)
+{
+    if (unlikely(!rti_resolved()))
+        return;
+    struct rt_thread *t = rti_enter();
+    if (t) {
+        rt_on_lock_destroy(t, (uintptr_t)m, RTI_CALLER());
+        rti_leave();
+    }
+    rti_real.mtx_destroy(m);
+}
+
+#define THRD_OK(r) ((r) == thrd_success)
+RTI_EXPORT int mtx_lock(mtx_t *m)
+{
+    RTI_LOCK_BODY(m, rti_mutex_type(m), 0, rti_real.mtx_lock(m), THRD_OK);
+}
+
+RTI_EXPORT int mtx_timedlock(mtx_t *restrict m, const struct timespec *restrict ts)
+{
+    RTI_LOCK_BODY(m, rti_mutex_type(m), 0, rti_real.mtx_timedlock(m, ts), THRD_OK);
+}
+
+RTI_EXPORT int mtx_trylock(mtx_t *m)
+{
+    RTI_LOCK_BODY(m, rti_mutex_type(m), RT_ACQ_TRY, rti_real.mtx_trylock(m), THRD_OK);
+}
+
+RTI_EXPORT int mtx_unlock(mtx_t *m)
+{
+    RTI_UNLOCK_BODY(m, rti_real.mtx_unlock(m));
+}

@@ -1,0 +1,147 @@
+/* pthread_rwlock_* and pthread_spin_*. */
+#include "lockwrap.h"
+
+/* glibc's PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP: a waiting writer
+ * blocks new readers, so a reader must not re-enter. */
+static inline struct rt_lock *note_kind(struct rt_lock *l, const pthread_rwlock_t *rw)
+{
+    uint8_t wp = __atomic_load_n(&rw->__data.__flags, __ATOMIC_RELAXED) == PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP;
+    if (l && unlikely(l->writer_preferring != wp))
+        l->writer_preferring = wp;
+    return l;
+}
+
+RTI_EXPORT int pthread_rwlock_init(pthread_rwlock_t *rw, const pthread_rwlockattr_t *attr)
+{
+    if (unlikely(!rti_resolved()))
+        return 0;
+    int r = rti_real.rwlock_init(rw, attr);
+    struct rt_thread *t;
+    if (r == 0 && (t = rti_enter())) {
+        rt_on_lock_init(t, (uintptr_t)rw, RT_LOCK_RWLOCK, RTI_CALLER());
+        note_kind(rt_locktab_find((uintptr_t)rw), rw);
+        rti_leave();
+    }
+    return r;
+}
+
+RTI_EXPORT int pthread_rwlock_destroy(pthread_rwlock_t *rw)
+{
+    if (unlikely(!rti_resolved()))
+        return 0;
+    struct rt_thread *t = rti_enter();
+    if (t) {
+        rt_on_lock_destroy(t, (uintptr_t)rw, RTI_CALLER());
+        rti_leave();
+    }
+    return rti_real.rwlock_destroy(rw);
+}
+
+/* As RTI_LOCK_BODY; the lookup also records the rwlock's kind, which a
+ * static initializer may have set. */
+#define RW_BODY(rw, flags, call)                                                  \
+    uintptr_t pc = RTI_CALLER();                                                  \
+    struct rt_thread *t = rti_enter();                                            \
+    if (unlikely(!t))                                                             \
+        return rti_resolved() ? (call) : 0;                                       \
+    struct rt_lock *l = note_kind(rt_lock_lookup(t, (uintptr_t)(rw), RT_LOCK_RWLOCK, pc), rw); \
+    uint64_t chain = 0;                                                           \
+    if (likely(l != NULL))                                                        \
+        chain = rt_on_lock_pre(t, l, (flags), pc);                                \
+    rti_leave();                                                                  \
+    int r = (call);                                                               \
+    if (likely(l != NULL)) {                                                      \
+        rti_guard++;                                                              \
+        if (r == 0)                                                               \
+            rt_on_lock_acquired(t, l, (flags), chain, pc);                        \
+        else                                                                      \
+            rt_on_lock_failed(t);                                                 \
+        rti_guard--;                                                              \
+    }                                                                             \
+    return r
+
+RTI_EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t *rw)
+{
+    RW_BODY(rw, RT_ACQ_READ, rti_real.rwlock_rdlock(rw));
+}
+
+RTI_EXPORT int pthread_rwlock_tryrdlock(pthread_rwlock_t *rw)
+{
+    RW_BODY(rw, RT_ACQ_READ | RT_ACQ_TRY, rti_real.rwlock_tryrdlock(rw));
+}
+
+RTI_EXPORT int pthread_rwlock_timedrdlock(pthread_rwlock_t *rw, const struct timespec *abstime)
+{
+    RW_BODY(rw, RT_ACQ_READ, rti_real.rwlock_timedrdlock(rw, abstime));
+}
+
+RTI_EXPORT int pthread_rwlock_clockrdlock(pthread_rwlock_t *rw, clockid_t clock, const struct timespec *abstime)
+{
+    RW_BODY(rw, RT_ACQ_READ, rti_real.rwlock_clockrdlock(rw, clock, abstime));
+}
+
+RTI_EXPORT int pthread_rwlock_wrlock(pthread_rwlock_t *rw)
+{
+    RW_BODY(rw, 0, rti_real.rwlock_wrlock(rw));
+}
+
+RTI_EXPORT int pthread_rwlock_trywrlock(pthread_rwlock_t *rw)
+{
+    RW_BODY(rw, RT_ACQ_TRY, rti_real.rwlock_trywrlock(rw));
+}
+
+RTI_EXPORT int pthread_rwlock_timedwrlock(pthread_rwlock_t *rw, const struct timespec *abstime)
+{
+    RW_BODY(rw, 0, rti_real.rwlock_timedwrlock(rw, abstime));
+}
+
+RTI_EXPORT int pthread_rwlock_clockwrlock(pthread_rwlock_t *rw, clockid_t clock, const struct timespec *abstime)
+{
+    RW_BODY(rw, 0, rti_real.rwlock_clockwrlock(rw, clock, abstime));
+}
+
+RTI_EXPORT int pthread_rwlock_unlock(pthread_rwlock_t *rw)
+{
+    RTI_UNLOCK_BODY(rw, rti_real.rwlock_unlock(rw));
+}
+
+RTI_EXPORT int pthread_spin_init(pthread_spinlock_t *s, int pshared)
+{
+    if (unlikely(!rti_resolved()))
+        return 0;
+    int r = rti_real.spin_init(s, pshared);
+    struct rt_thread *t;
+    if (r == 0 && (t = rti_enter())) {
+        rt_on_lock_init(t, (uintptr_t)s, RT_LOCK_SPIN, RTI_CALLER());
+        rti_leave();
+    }
+    return r;
+}
+
+RTI_EXPORT int pthread_spin_destroy(pthread_spinlock_t *s)
+{
+    if (unlikely(!rti_resolved()))
+        return 0;
+    struct rt_thread *t = rti_enter();
+    if (t) {
+        rt_on_lock_destroy(t, (uintptr_t)s, RTI_CALLER());
+        rti_leave();
+    }
+    return rti_real.spin_destroy(s);
+}
+
+#define SPIN_OK(r) ((r) == 0)
+RTI_EXPORT int pthread_spin_lock(pthread_spinlock_t *s)
+{
+    RTI_LOCK_BODY(s, RT_LOCK_SPIN, 0, rti_real.spin_lock(s), SPIN_OK);
+}
+
+RTI_EXPORT int pthread_spin_trylock(pthread_spinlock_t *s)
+{
+    RTI_LOCK_BODY(s, RT_LOCK_SPIN, RT_ACQ_TRY, rti_real.spin_trylock(s), SPIN_OK);
+}
+
+RTI_EXPORT int pthread_spin_unlock(pthread_spinlock_t *s)
+{
+    RTI_UNLOCK_BODY(s, rti_real.spin_unlock(s));
+}

@@ -1,0 +1,288 @@
+/* Lock order, misuse and the deadlock watchdog, driven with plain calls:
+ * lockdep's selftest patterns and the cases that must stay silent. */
+#include "detect_suites.h"
+#include "engine.h"
+#include "lockorder.h"
+#include "report.h"
+#include "watchdog.h"
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define PC(n) ((uintptr_t)0x500000 + (n))
+static char A[64], B[64], C[64], D[64], G[64], R[64], M[64];
+static struct rt_thread *t0;
+
+static void setup(void)
+{
+    test_log_setup(NULL);
+    t0 = rt_thread_new((int)syscall(SYS_gettid));
+}
+
+static void lock_as(struct rt_thread *t, char *obj, enum rt_lock_type type, unsigned flags)
+{
+    struct rt_lock *l = rt_lock_lookup(t, (uintptr_t)obj, type, PC((uintptr_t)obj & 0xfff));
+    uint64_t chain = rt_on_lock_pre(t, l, flags, PC(1));
+    rt_on_lock_acquired(t, l, flags, chain, PC((uintptr_t)obj & 0xfff));
+}
+static void lock(char *obj) { lock_as(t0, obj, RT_LOCK_MUTEX, 0); }
+static void unlock(char *obj) { rt_on_lock_release(t0, (uintptr_t)obj, PC(2)); }
+static void pair(char *x, char *y) { lock(x); lock(y); unlock(y); unlock(x); }
+static unsigned long inversions(void) { return rt_report_count(RT_KIND_LOCK_ORDER_INVERSION); }
+
+START_TEST(AA) { lock(A); lock(A); ck_assert_uint_eq(rt_report_count(RT_KIND_RECURSIVE_LOCKING), 1); }
+END_TEST
+START_TEST(ABBA) { pair(A, B); ck_assert_uint_eq(inversions(), 0); pair(B, A); ck_assert_uint_eq(inversions(), 1); }
+END_TEST
+START_TEST(ABBCCA) { pair(A, B); pair(B, C); ck_assert_uint_eq(inversions(), 0); pair(C, A); ck_assert_uint_eq(inversions(), 1); }
+END_TEST
+START_TEST(ABCABC) { pair(A, B); pair(C, A); ck_assert_uint_eq(inversions(), 0); pair(B, C); ck_assert_uint_eq(inversions(), 1); }
+END_TEST
+START_TEST(ABBCCDDA)
+{
+    pair(A, B); pair(B, C); pair(C, D);
+    ck_assert_uint_eq(inversions(), 0);
+    pair(D, A);
+    ck_assert_uint_eq(inversions(), 1);
+    ck_assert_ptr_nonnull(strstr(test_log_read(), "cycle: "));
+}
+END_TEST
+START_TEST(ABCDBDDA) { pair(A, B); pair(C, D); pair(B, D); ck_assert_uint_eq(inversions(), 0); pair(D, A); ck_assert_uint_eq(inversions(), 1); }
+END_TEST
+START_TEST(ABCDBCDA) { pair(A, B); pair(C, D); pair(B, C); ck_assert_uint_eq(inversions(), 0); pair(D, A); ck_assert_uint_eq(inversions(), 1); }
+END_TEST
+
+START_TEST(cycle_reported_once)
+{
+    pair(A, B);
+    pair(B, A);
+    pair(B, A);
+    pair(A, B);
+    ck_assert_uint_eq(inversions(), 1);
+}
+END_TEST
+
+START_TEST(double_unlock)
+{
+    rt_on_lock_init(t0, (uintptr_t)A, RT_LOCK_MUTEX, PC(3));
+    lock(A);
+    unlock(A);
+    ck_assert_uint_eq(rt_report_count(RT_KIND_BAD_UNLOCK), 0);
+    unlock(A);
+    ck_assert_uint_eq(rt_report_count(RT_KIND_BAD_UNLOCK), 1);
+}
+END_TEST
+
+START_TEST(init_of_held_lock)
+{
+    lock(A);
+    rt_on_lock_init(t0, (uintptr_t)A, RT_LOCK_MUTEX, PC(4));
+    ck_assert_uint_eq(rt_report_count(RT_KIND_DESTROY_LOCKED), 1);
+}
+END_TEST
+
+START_TEST(destroy_of_held_lock)
+{
+    lock(A);
+    rt_on_lock_destroy(t0, (uintptr_t)A, PC(4));
+    ck_assert_uint_eq(rt_report_count(RT_KIND_DESTROY_LOCKED), 1);
+}
+END_TEST
+
+START_TEST(unlock_by_non_owner)
+{
+    struct rt_thread *other = rt_thread_new(getppid());
+    lock_as(other, A, RT_LOCK_MUTEX, 0);
+    unlock(A);
+    ck_assert_uint_eq(rt_report_count(RT_KIND_NON_OWNER_UNLOCK), 1);
+    ck_assert_uint_eq(rt_report_count(RT_KIND_BAD_UNLOCK), 0);
+}
+END_TEST
+
+START_TEST(consistent_order_is_silent)
+{
+    for (int i = 0; i < 3; i++) {
+        lock(A); lock(B); lock(C);
+        unlock(C); unlock(B); unlock(A);
+        pair(A, C);
+        pair(B, C);
+    }
+    ck_assert_uint_eq(inversions(), 0);
+    ck_assert_uint_eq(rt_report_errors(), 0);
+}
+END_TEST
+
+START_TEST(trylock_adds_no_edge)
+{
+    pair(B, A);
+    lock(A);
+    lock_as(t0, B, RT_LOCK_MUTEX, RT_ACQ_TRY); /* back-off pattern: A then trylock B */
+    unlock(B);
+    unlock(A);
+    ck_assert_uint_eq(inversions(), 0);
+}
+END_TEST
+
+START_TEST(gate_lock_prevents_report)
+{
+    lock(G); pair(A, B); unlock(G);
+    lock(G); pair(B, A); unlock(G);
+    ck_assert_uint_eq(inversions(), 0);
+    /* Without the gate the same order is a real deadlock. */
+    pair(B, A);
+    ck_assert_uint_eq(inversions(), 1);
+}
+END_TEST
+
+START_TEST(gate_taken_after_first_lock_does_not_count)
+{
+    /* G is taken after A, so it does not keep A -> B and B -> A apart. */
+    lock(A); lock(G); lock(B); unlock(B); unlock(G); unlock(A);
+    lock(G); lock(B); lock(A); unlock(A); unlock(B); unlock(G);
+    ck_assert_uint_ge(inversions(), 1);
+}
+END_TEST
+
+START_TEST(read_read_cycle_is_not_a_deadlock)
+{
+    lock_as(t0, R, RT_LOCK_RWLOCK, RT_ACQ_READ); lock(M); unlock(M); unlock(R);
+    lock(M); lock_as(t0, R, RT_LOCK_RWLOCK, RT_ACQ_READ); unlock(R); unlock(M);
+    ck_assert_uint_eq(inversions(), 0);
+    /* A writer on the rwlock makes it one. */
+    lock(M); lock_as(t0, R, RT_LOCK_RWLOCK, 0); unlock(R); unlock(M);
+    ck_assert_uint_eq(inversions(), 1);
+}
+END_TEST
+
+START_TEST(writer_preferring_rwlock_read_cycle_is_a_deadlock)
+{
+    struct rt_lock *l = rt_lock_lookup(t0, (uintptr_t)R, RT_LOCK_RWLOCK, PC(9));
+    l->writer_preferring = 1;
+    lock_as(t0, R, RT_LOCK_RWLOCK, RT_ACQ_READ); lock(M); unlock(M); unlock(R);
+    lock(M); lock_as(t0, R, RT_LOCK_RWLOCK, RT_ACQ_READ); unlock(R); unlock(M);
+    ck_assert_uint_eq(inversions(), 1);
+}
+END_TEST
+
+START_TEST(recursive_read_is_allowed_writer_after_read_is_not)
+{
+    lock_as(t0, R, RT_LOCK_RWLOCK, RT_ACQ_READ);
+    lock_as(t0, R, RT_LOCK_RWLOCK, RT_ACQ_READ);
+    ck_assert_uint_eq(rt_report_count(RT_KIND_RECURSIVE_LOCKING), 0);
+    lock_as(t0, R, RT_LOCK_RWLOCK, 0);
+    ck_assert_uint_eq(rt_report_count(RT_KIND_RECURSIVE_LOCKING), 1);
+}
+END_TEST
+
+START_TEST(address_reuse_starts_a_new_lock)
+{
+    pair(A, B);
+    rt_on_free(t0, (uintptr_t)A, sizeof A, PC(5)); /* A's object dies; a new one takes its place */
+    pair(B, A);
+    ck_assert_uint_eq(inversions(), 0);
+}
+END_TEST
+
+START_TEST(site_classes_group_instances)
+{
+    ck_assert_ptr_nonnull(test_log_setup("lock_classes=site"));
+    /* Two locks initialized at one site form one class, as in lockdep. */
+    rt_on_lock_init(t0, (uintptr_t)A, RT_LOCK_MUTEX, PC(100));
+    rt_on_lock_init(t0, (uintptr_t)C, RT_LOCK_MUTEX, PC(100));
+    pair(A, B);
+    pair(B, C); /* B -> class(A, C): closes a cycle of classes */
+    ck_assert_uint_eq(inversions(), 1);
+}
+END_TEST
+
+START_TEST(cross_cpu_unlock)
+{
+    /* Two per-CPU locks of one class; the thread took CPU x's and releases
+     * CPU y's. The acquisition CPU is faked: this test cannot migrate. */
+    rt_on_lock_init(t0, (uintptr_t)A, RT_LOCK_MUTEX, PC(200));
+    rt_on_lock_init(t0, (uintptr_t)B, RT_LOCK_MUTEX, PC(200));
+    lock(A);
+    t0->held[0].cpu = (int16_t)(rt_current_cpu() + 1);
+    unlock(B);
+    ck_assert_uint_eq(rt_report_count(RT_KIND_CROSS_CPU_UNLOCK), 1);
+    ck_assert_ptr_nonnull(strstr(test_log_read(), "released as CPU"));
+}
+END_TEST
+
+START_TEST(watchdog_reports_real_deadlock)
+{
+    struct rt_thread *t1 = rt_thread_new(getpid()), *t2 = rt_thread_new(getppid());
+    lock_as(t1, A, RT_LOCK_MUTEX, 0);
+    lock_as(t2, B, RT_LOCK_MUTEX, 0);
+    /* Each now blocks on the other's lock. */
+    rt_on_lock_pre(t1, rt_lock_lookup(t1, (uintptr_t)B, RT_LOCK_MUTEX, PC(6)), 0, PC(6));
+    rt_on_lock_pre(t2, rt_lock_lookup(t2, (uintptr_t)A, RT_LOCK_MUTEX, PC(7)), 0, PC(7));
+    ck_assert_int_eq(rt_watchdog_scan(1000), 0);
+    ck_assert_int_eq(rt_watchdog_scan(1500), 0);
+    ck_assert_int_eq(rt_watchdog_scan(3100), 1); /* past deadlock_timeout_ms (2000) */
+    ck_assert_int_eq(rt_watchdog_scan(5000), 0); /* reported once */
+    ck_assert_uint_eq(rt_report_count(RT_KIND_DEADLOCK), 1);
+    ck_assert_ptr_nonnull(strstr(test_log_read(), "BUG: deadlock detected, 2 threads blocked in a cycle"));
+}
+END_TEST
+
+START_TEST(watchdog_ignores_plain_waits)
+{
+    struct rt_thread *t1 = rt_thread_new(getpid()), *t2 = rt_thread_new(getppid());
+    lock_as(t1, A, RT_LOCK_MUTEX, 0);
+    lock_as(t2, C, RT_LOCK_MUTEX, 0);
+    rt_on_lock_pre(t2, rt_lock_lookup(t2, (uintptr_t)A, RT_LOCK_MUTEX, PC(7)), 0, PC(7)); /* waits, no cycle */
+    ck_assert_int_eq(rt_watchdog_scan(1000), 0);
+    ck_assert_int_eq(rt_watchdog_scan(9000), 0);
+    ck_assert_uint_eq(rt_report_count(RT_KIND_DEADLOCK), 0);
+}
+END_TEST
+
+START_TEST(hundred_thousand_lock_graph)
+{
+    enum { N = 100000 };
+    static char locks[N][8];
+    for (int i = 0; i + 1 < N; i++)
+        pair(locks[i], locks[i + 1]);
+    ck_assert_uint_eq(rt_lockorder_nodes(), N);
+    ck_assert_uint_eq(rt_lockorder_edges(), N - 1);
+    ck_assert_uint_eq(inversions(), 0);
+    pair(locks[N - 1], locks[0]); /* closes a cycle of 100,000 locks */
+    ck_assert_uint_eq(inversions(), 1);
+}
+END_TEST
+
+Suite *lockorder_suite(void)
+{
+    Suite *s = suite_create("lockorder");
+    TCase *tc = tcase_create("lockorder");
+    tcase_add_checked_fixture(tc, setup, NULL);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, AA);
+    tcase_add_test(tc, ABBA);
+    tcase_add_test(tc, ABBCCA);
+    tcase_add_test(tc, ABCABC);
+    tcase_add_test(tc, ABBCCDDA);
+    tcase_add_test(tc, ABCDBDDA);
+    tcase_add_test(tc, ABCDBCDA);
+    tcase_add_test(tc, cycle_reported_once);
+    tcase_add_test(tc, double_unlock);
+    tcase_add_test(tc, init_of_held_lock);
+    tcase_add_test(tc, destroy_of_held_lock);
+    tcase_add_test(tc, unlock_by_non_owner);
+    tcase_add_test(tc, consistent_order_is_silent);
+    tcase_add_test(tc, trylock_adds_no_edge);
+    tcase_add_test(tc, gate_lock_prevents_report);
+    tcase_add_test(tc, gate_taken_after_first_lock_does_not_count);
+    tcase_add_test(tc, read_read_cycle_is_not_a_deadlock);
+    tcase_add_test(tc, writer_preferring_rwlock_read_cycle_is_a_deadlock);
+    tcase_add_test(tc, recursive_read_is_allowed_writer_after_read_is_not);
+    tcase_add_test(tc, address_reuse_starts_a_new_lock);
+    tcase_add_test(tc, site_classes_group_instances);
+    tcase_add_test(tc, cross_cpu_unlock);
+    tcase_add_test(tc, watchdog_reports_real_deadlock);
+    tcase_add_test(tc, watchdog_ignores_plain_waits);
+    tcase_add_test(tc, hundred_thousand_lock_graph);
+    suite_add_tcase(s, tc);
+    return s;
+}
