@@ -45,7 +45,7 @@ static pthread_t worker_thread;
 static pthread_mutex_t worker_start_lock = PTHREAD_MUTEX_INITIALIZER;
 
 enum { SLEEP_IDLE = 1, SLEEP_GATHER = 2 };
-enum { WORKER_NONE, WORKER_RUNNING };
+enum { WORKER_NONE, WORKER_RUNNING, WORKER_SHUT_DOWN };
 
 __thread int rtdd_rcu_on_worker;
 
@@ -201,7 +201,7 @@ static void ensure_worker(void)
     if (__atomic_load_n(&worker_state, __ATOMIC_ACQUIRE) == WORKER_RUNNING)
         return;
     pthread_mutex_lock(&worker_start_lock);
-    if (worker_state != WORKER_RUNNING) {
+    if (worker_state == WORKER_NONE) {
         rtdd_rcu_init_once();
         __atomic_store_n(&worker_stop, 0, __ATOMIC_RELAXED);
         /* The worker inherits the caller's signal mask minus nothing: RCU
@@ -293,6 +293,8 @@ static void wait_for_queued_callbacks(void)
     struct barrier_marker marker = {.done = 0};
     marker.head.func = barrier_marker_cb;
     ensure_worker();
+    if (__atomic_load_n(&worker_state, __ATOMIC_ACQUIRE) != WORKER_RUNNING)
+        return; /* after shutdown nothing runs callbacks any more */
     __atomic_fetch_add(&urgent, 1, __ATOMIC_SEQ_CST);
     enqueue(&marker.head);
     rtdd_rcu_kick_worker();
@@ -374,16 +376,20 @@ void rtdd_rcu_callbacks_after_fork_child(void)
 }
 
 /* Unload/exit: let the worker finish what is queued, bounded so that a
- * reader stuck forever cannot hang process exit. */
+ * reader stuck forever cannot hang process exit.  No worker starts after
+ * this: threads still running during exit only queue (and leak). */
 void rtdd_rcu_callbacks_shutdown(void)
 {
-    if (__atomic_load_n(&worker_state, __ATOMIC_ACQUIRE) != WORKER_RUNNING)
+    pthread_mutex_lock(&worker_start_lock);
+    int state = worker_state;
+    worker_state = WORKER_SHUT_DOWN;
+    pthread_mutex_unlock(&worker_start_lock);
+    if (state != WORKER_RUNNING)
         return;
     __atomic_store_n(&worker_stop, 1, __ATOMIC_SEQ_CST);
     rtdd_rcu_kick_worker();
     struct timespec deadline;
     clock_gettime(CLOCK_REALTIME, &deadline);
     deadline.tv_sec += 2;
-    if (pthread_timedjoin_np(worker_thread, NULL, &deadline) == 0)
-        __atomic_store_n(&worker_state, WORKER_NONE, __ATOMIC_RELEASE);
+    pthread_timedjoin_np(worker_thread, NULL, &deadline);
 }

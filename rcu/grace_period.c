@@ -19,7 +19,6 @@
 #include "rcu_internal.h"
 
 #include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 
 static pthread_mutex_t gp_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -48,8 +47,9 @@ static bool holds_old_phase(const struct rtdd_rcu_reader *slot, uint64_t phase)
     return (ctr & RTDD_RCU_NEST_MASK) && ((ctr ^ phase) & RTDD_RCU_PHASE_BIT);
 }
 
-/* Spin briefly (short readers on other CPUs), then yield (a reader preempted
- * on our CPU), then sleep: readers leaving their outermost section wake us
+/* Spin briefly (short readers on other CPUs), then sleep rather than yield:
+ * a reader preempted on our CPU runs at once, and readers leaving their
+ * outermost section wake us
  * through the WAITER bit.  The master barrier after setting the bit pairs
  * with the reader's "store slot, then test bit": either the reader sees the
  * bit or we see its store.  The timeout is a backstop (fence fallback). */
@@ -59,10 +59,8 @@ static void wait_for_slot(const struct rtdd_rcu_reader *slot, uint64_t phase)
     bool sleeping = false;
     long timeout_ns = 1000000;
     while (holds_old_phase(slot, phase)) {
-        if (attempt < 200) {
+        if (attempt < 100) {
             rtdd_cpu_relax();
-        } else if (attempt < 220) {
-            sched_yield();
         } else {
             if (!sleeping) {
                 __atomic_fetch_or(&rtdd_rcu_read_slow, RTDD_RCU_SLOW_WAITER, __ATOMIC_SEQ_CST);

@@ -53,10 +53,11 @@ $(RCU_UNIT_DIR)/librtdd_rcu.a: $(RCU_UNIT_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-$(RCU_UNIT_DIR)/test_rcu%: tests/unit/test_rcu%.c tests/unit/check_main.h $(RCU_HDRS) $(RCU_UNIT_DIR)/librtdd_rcu.a
+$(RCU_UNIT_DIR)/test_rcu%: tests/unit/test_rcu%.c tests/unit/check_main.h $(RCU_HDRS) $(RCU_UNIT_DIR)/librtdd_rcu.a $(RCU_LIB_SO)
 	@mkdir -p $(dir $@)
-	$(CC) $(UNIT_CFLAGS) -Itests/unit -o $@ $< $(RCU_UNIT_DIR)/librtdd_rcu.a \
-	    $(UNIT_LDFLAGS) $$(pkg-config --cflags --libs check) $(RCU_LDLIBS)
+	$(CC) $(UNIT_CFLAGS) -Itests/unit -DRTDD_RCU_SO='"$(abspath $(RCU_LIB_SO))"' -o $@ $< \
+	    $(RCU_UNIT_DIR)/librtdd_rcu.a $(UNIT_LDFLAGS) $$(pkg-config --cflags --libs check) \
+	    $(RCU_LDLIBS) -ldl
 
 # The read side's "one predictable branch on one global" is checked on the
 # compiler's output: a probe with lock+unlock may test rtdd_rcu_read_slow

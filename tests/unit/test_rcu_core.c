@@ -185,7 +185,7 @@ START_TEST(concurrent_synchronize_callers_share_grace_periods)
         pthread_create(&callers[i], NULL, counting_sync_caller, NULL);
     while (__atomic_load_n(&sync_callers_ready, __ATOMIC_RELAXED) < CALLERS)
         usleep(1000);
-    usleep(100000); /* let every caller block in the grace period machinery */
+    usleep(300000); /* let every caller block in the grace period machinery */
     set_flag(&flag_release);
     for (int i = 0; i < CALLERS; i++)
         pthread_join(callers[i], NULL);
