@@ -2,6 +2,7 @@
  * that any thread holds (lockdep checks only the freeing task; the -rt
  * patch's check found the xfrm_policy bug this way). */
 #include "engine.h"
+#include "lockdesc.h"
 #include "report.h"
 #include "runtime.h"
 #include "unwind.h"
@@ -11,27 +12,28 @@ struct free_ctx {
     uintptr_t start;
     size_t len;
     rt_stack_id free_stack;
+    int thread_exit; /* the range is the thread's own stack */
 };
 
-static void report_freed_lock(struct free_ctx *c, struct rt_lock *l, int owner)
+static void report_freed_lock(struct free_ctx *c, struct rt_lock *l)
 {
-    char comm[32], owner_comm[32];
+    char comm[32];
     uintptr_t addr = __atomic_load_n(&l->addr, __ATOMIC_RELAXED);
-    if (!c->free_stack)
+    if (!c->free_stack && !c->thread_exit)
         c->free_stack = rt_stack_capture((unsigned)rt_opt.stack_depth);
     rt_thread_comm(c->t->tid, comm, sizeof comm);
-    rt_thread_comm(owner, owner_comm, sizeof owner_comm);
     struct rt_report *r = rt_report_begin(RT_KIND_ACTIVE_LOCK_FREED, c->t->tid);
     if (!r)
         return;
     rt_report_headline(r, "BUG: %s/%d, active lock [0x%lx(0x%lx-0x%lx)] freed!", comm, c->t->tid,
                        (unsigned long)addr, (unsigned long)c->start, (unsigned long)(c->start + c->len));
-    rt_report_stack(r, c->free_stack, "memory [0x%lx-0x%lx] freed by %s/%d at:", (unsigned long)c->start,
-                    (unsigned long)(c->start + c->len), comm, c->t->tid);
-    rt_report_stack(r, __atomic_load_n(&l->owner_stack, __ATOMIC_RELAXED),
-                    "the lock [0x%lx] (%s) is held by %s%s/%d, taken at:", (unsigned long)addr,
-                    rt_lock_type_name((enum rt_lock_type)l->type), owner == c->t->tid ? "this thread, " : "",
-                    owner_comm, owner);
+    if (c->thread_exit)
+        rt_report_text(r, "memory [0x%lx-0x%lx] is the stack of %s/%d, which is exiting:", (unsigned long)c->start,
+                       (unsigned long)(c->start + c->len), comm, c->t->tid);
+    else
+        rt_report_stack(r, c->free_stack, "memory [0x%lx-0x%lx] freed by %s/%d at:", (unsigned long)c->start,
+                        (unsigned long)(c->start + c->len), comm, c->t->tid);
+    rt_report_holders(r, l, c->t->tid);
     rt_report_stack(r, l->init_stack, "the lock was %s by thread %d at:",
                     l->statically_initialized ? "statically initialized; first used" : "initialized", l->init_tid);
     rt_report_finish(r);
@@ -40,15 +42,15 @@ static void report_freed_lock(struct free_ctx *c, struct rt_lock *l, int owner)
 static void check_lock(struct rt_lock *l, void *arg)
 {
     struct free_ctx *c = arg;
-    int owner = __atomic_load_n(&l->owner_tid, __ATOMIC_ACQUIRE);
-    if (owner != 0)
-        report_freed_lock(c, l, owner);
+    if (__atomic_load_n(&l->owner_tid, __ATOMIC_ACQUIRE) || __atomic_load_n(&l->readers, __ATOMIC_ACQUIRE))
+        report_freed_lock(c, l);
     rt_locktab_retire(l);
 }
 
 void rt_on_free(struct rt_thread *t, uintptr_t start, size_t len, uintptr_t pc)
 {
     (void)pc;
-    struct free_ctx c = { t, start, len, 0 };
+    /* pc 0: the thread's stack at its exit, where no free() stack exists. */
+    struct free_ctx c = { t, start, len, 0, pc == 0 };
     rt_locktab_for_range(start, len, check_lock, &c);
 }

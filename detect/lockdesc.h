@@ -14,4 +14,6 @@ void rt_lock_describe(const struct rt_lock *l, uintptr_t addr, char *out, size_t
 void rt_stack_site(rt_stack_id stack, char *out, size_t cap);
 /* The section "N locks held by COMM/TID:" with one line per held lock. */
 void rt_report_held_locks(struct rt_report *r, const struct rt_thread *t, const char *comm);
+/* Who holds the lock (owner, or a reader of an rwlock) and where they took it. */
+void rt_report_holders(struct rt_report *r, const struct rt_lock *l, int self_tid);
 #endif

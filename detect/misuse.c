@@ -10,46 +10,6 @@ static rt_stack_id here(void)
     return rt_stack_capture((unsigned)rt_opt.stack_depth);
 }
 
-/* Where another thread took the lock: its held entry when it still has it. */
-struct holder_search { uint64_t id; const struct rt_lock *lock; int tid; rt_stack_id stack; int cpu; };
-static void find_holder(struct rt_thread *t, void *arg)
-{
-    struct holder_search *s = arg;
-    if (s->tid)
-        return;
-    const struct rt_held *held = __atomic_load_n(&t->held, __ATOMIC_ACQUIRE);
-    unsigned n = __atomic_load_n(&t->nheld, __ATOMIC_ACQUIRE);
-    for (unsigned i = 0; i < n && held; i++)
-        if (held[i].lock == s->lock && held[i].id == s->id) {
-            s->tid = t->tid;
-            s->stack = held[i].stack;
-            s->cpu = held[i].cpu;
-            return;
-        }
-}
-
-static void describe_holders(struct rt_report *r, const struct rt_lock *l)
-{
-    char comm[32];
-    int owner = __atomic_load_n(&l->owner_tid, __ATOMIC_ACQUIRE);
-    if (owner) {
-        rt_thread_comm(owner, comm, sizeof comm);
-        rt_report_stack(r, __atomic_load_n(&l->owner_stack, __ATOMIC_RELAXED), "the lock is held by %s/%d, taken at:",
-                        comm, owner);
-        return;
-    }
-    struct holder_search s = { __atomic_load_n(&l->id, __ATOMIC_RELAXED), l, 0, 0, -1 };
-    rt_thread_for_each(find_holder, &s);
-    if (s.tid) {
-        rt_thread_comm(s.tid, comm, sizeof comm);
-        rt_report_stack(r, s.stack, "the lock is held for reading by %s/%d (and %d reader%s in all), taken at:", comm,
-                        s.tid, __atomic_load_n(&l->readers, __ATOMIC_RELAXED),
-                        __atomic_load_n(&l->readers, __ATOMIC_RELAXED) == 1 ? "" : "s");
-    } else {
-        rt_report_text(r, "the lock is held for reading by %d thread(s)", __atomic_load_n(&l->readers, __ATOMIC_RELAXED));
-    }
-}
-
 void rt_report_destroy_locked(struct rt_thread *t, struct rt_lock *l, const char *verb, uintptr_t pc)
 {
     char comm[32], desc[512];
@@ -62,7 +22,7 @@ void rt_report_destroy_locked(struct rt_thread *t, struct rt_lock *l, const char
         return;
     rt_report_headline(r, "BUG: destroying a held lock");
     rt_report_stack(r, here(), "%s/%d is %s lock %s at:", comm, t->tid, verb, desc);
-    describe_holders(r, l);
+    rt_report_holders(r, l, t->tid);
     rt_report_held_locks(r, t, comm);
     rt_report_finish(r);
 }
@@ -155,7 +115,7 @@ void rt_check_unheld_release(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
             return;
         rt_report_headline(r, "WARNING: lock released by a thread that does not hold it");
         rt_report_stack(r, here(), "%s/%d is releasing lock %s at:", comm, t->tid, desc);
-        describe_holders(r, l);
+        rt_report_holders(r, l, t->tid);
     } else {
         r = rt_report_begin(RT_KIND_BAD_UNLOCK, t->tid);
         if (!r)

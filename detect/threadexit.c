@@ -45,11 +45,12 @@ static void report_held_at_exit(struct rt_thread *t)
 
 void rt_on_thread_exit(struct rt_thread *t, uintptr_t stack_lo, uintptr_t stack_hi)
 {
-    if (t->nheld > 0 && !t->untracked && live_held(t) > 0) {
-        report_held_at_exit(t);
-        /* The locks stay held (nobody can release them now); the records
-         * keep naming this thread as the owner. */
-    }
+    /* The stack first: a held lock that lived on it is an active lock
+     * freed, and is then no longer a lock this thread holds. */
     if (stack_hi > stack_lo)
         rt_on_free(t, stack_lo, stack_hi - stack_lo, 0);
+    /* The locks stay held (nobody can release them now); the records keep
+     * naming this thread as the owner. */
+    if (t->nheld > 0 && !t->untracked && live_held(t) > 0)
+        report_held_at_exit(t);
 }

@@ -55,19 +55,22 @@ static void thread_exit(void *arg)
         rti_guard--;
         return;
     }
-    /* Frames below this one are dead: the thread function has returned
-     * (or pthread_exit unwound it), so locks that lived there are gone. */
-    uintptr_t lo = 0, sp = (uintptr_t)__builtin_frame_address(0);
+    /* The whole stack dies with the thread: the thread function has
+     * returned (or pthread_exit unwound it) and only libc's teardown and
+     * this function run on it now, neither of which holds locks there. */
+    uintptr_t lo = 0, hi = 0;
     pthread_attr_t attr;
     void *stack_addr;
     size_t stack_size;
     rti_guard++;
     if (pthread_getattr_np(pthread_self(), &attr) == 0) {
-        if (pthread_attr_getstack(&attr, &stack_addr, &stack_size) == 0)
+        if (pthread_attr_getstack(&attr, &stack_addr, &stack_size) == 0) {
             lo = (uintptr_t)stack_addr;
+            hi = lo + stack_size;
+        }
         pthread_attr_destroy(&attr);
     }
-    rt_on_thread_exit(t, lo, lo && sp > lo + 4096 ? sp - 4096 : lo);
+    rt_on_thread_exit(t, lo, hi);
     rti_guard--;
     rti_thread_dead = 1;
     rti_self = NULL;
