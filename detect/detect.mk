@@ -21,16 +21,16 @@ $(BUILD)/lib/librtdd.so: $(DETECT_OBJS) $(INTERPOSE_OBJS)
 	@echo "  CC $@"; $(CC) $(RT_LDFLAGS) -o $@ $^ $(RT_LIBS)
 
 # The engine alone, for unit tests (optionally sanitized) and the CLI.
-$(BUILD)/unit/detect/%.o: detect/%.c $(wildcard detect/*.h detect/*.def)
+$(BUILD)/unit-san$(SANITIZE)/detect/%.o: detect/%.c $(wildcard detect/*.h detect/*.def)
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(UNIT_CFLAGS) -c $< -o $@
-DETECT_UNIT_OBJS := $(patsubst %.c,$(BUILD)/unit/%.o,$(DETECT_SRCS))
+DETECT_UNIT_OBJS := $(patsubst %.c,$(BUILD)/unit-san$(SANITIZE)/%.o,$(DETECT_SRCS))
 
 all: $(BUILD)/lib/librtdd.so
 
 # Unit tests of the engine: one binary, a suite per detect/ module.
 DETECT_TEST_SRCS := $(wildcard tests/unit/detect_*.c)
-DETECT_TEST_BIN := $(BUILD)/unit/test_detect
+DETECT_TEST_BIN := $(BUILD)/unit-san$(SANITIZE)/test_detect
 $(DETECT_TEST_BIN): $(DETECT_TEST_SRCS) $(DETECT_UNIT_OBJS) tests/unit/check_main.h tests/unit/detect_suites.h
 	@echo "  LD $@"; $(CC) $(UNIT_CFLAGS) -Itests/unit -o $@ $(DETECT_TEST_SRCS) $(DETECT_UNIT_OBJS) \
 	    $(UNIT_LDFLAGS) $(shell pkg-config --libs check) $(RT_LIBS)

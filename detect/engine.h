@@ -33,6 +33,10 @@ void rt_on_cond_wait_end(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, u
  * checks its stack [stack_lo, stack_hi) like freed memory. */
 void rt_on_thread_exit(struct rt_thread *t, uintptr_t stack_lo, uintptr_t stack_hi);
 
+/* In a forked child (the only thread left is self): reports locks other
+ * threads held at the fork (INFO) and resets the thread registry. */
+void rt_on_fork_child(struct rt_thread *self, int new_tid);
+
 /* Annotations (include/rtdd/annotate.h). */
 void rt_annotate_name(struct rt_thread *t, uintptr_t addr, const char *name, uintptr_t pc);
 void rt_annotate_no_order(struct rt_thread *t, uintptr_t addr, uintptr_t pc);

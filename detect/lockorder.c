@@ -1,8 +1,8 @@
 /* The lock-order graph. Complexity: a chain (held-lock sequence) seen
- * before costs one lock-free hash probe; a new chain adds at most one edge
- * per held lock, and each new edge runs one depth-first search bounded by
- * the graph's size (nodes x 16 states), so building a graph costs time
- * proportional to its edges times the reachable part of the graph. */
+ * before costs one lock-free hash probe; a new chain adds one edge (from
+ * the most recent held lock, plus trylocked ones above it), and each new
+ * edge runs one depth-first search bounded by the part of the graph
+ * reachable from the new lock (nodes x 16 states). */
 #include "lockorder.h"
 #include "engine.h"
 #include "lockdesc.h"
@@ -375,7 +375,10 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
         return;
     }
     struct lo_node *to = get_node(lock, addr);
-    for (unsigned i = 0; to && i < t->nheld; i++) {
+    /* As lockdep: an edge from the most recent lock held (and from any
+     * trylocked ones above it); edges from older held locks follow by
+     * transitivity, so the graph stays linear in the locking done. */
+    for (unsigned i = t->nheld; to && i-- > 0;) {
         const struct rt_held *h = &t->held[i];
         if (h->lock->no_order || h->lock == lock)
             continue;
@@ -407,6 +410,8 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
                     culprit = h;
                 }
             }
+            if (!h->trylock)
+                break;
             continue;
         }
         if (!culprit) {
@@ -421,7 +426,7 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
             stack = rt_stack_capture((unsigned)rt_opt.stack_depth);
             rt_spin_lock(&graph_lock);
             if (find_edge(from, to))
-                continue; /* another thread added it meanwhile */
+                break; /* another thread added it meanwhile */
         }
         e = add_edge(from, to);
         if (!e)
@@ -433,6 +438,8 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
         e->stack = stack;
         e->from_stack = h->stack;
         e->tid = t->tid;
+        if (!h->trylock)
+            break;
     }
     rt_spin_unlock(&graph_lock);
     remember_chain(chain);

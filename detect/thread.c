@@ -38,9 +38,14 @@ void rt_thread_free(struct rt_thread *t)
     rt_pool_put(&thread_pool, t);
 }
 
-void rt_thread_after_fork(struct rt_thread *keep, int new_tid)
+void rt_thread_after_fork(struct rt_thread *keep, int new_tid, void (*gone)(struct rt_thread *t, void *arg),
+                          void *arg)
 {
+    /* Other threads may have held the lock when the parent forked. */
     rt_spin_reinit(&registry_lock);
+    for (struct rt_thread *t = registry; t && gone; t = t->next)
+        if (t != keep)
+            gone(t, arg);
     rt_spin_reinit(&thread_pool.lock);
     registry = keep;
     if (keep) {

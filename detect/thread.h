@@ -53,8 +53,10 @@ static inline int rt_held_live(const struct rt_held *h)
  * watchdog, reports naming holders). */
 struct rt_thread *rt_thread_new(int tid);
 void rt_thread_free(struct rt_thread *t);
-/* Drops every registered thread but keep (the forking thread in a child). */
-void rt_thread_after_fork(struct rt_thread *keep, int new_tid);
+/* Drops every registered thread but keep (the forking thread in a child),
+ * showing each dropped one to gone first. */
+void rt_thread_after_fork(struct rt_thread *keep, int new_tid, void (*gone)(struct rt_thread *t, void *arg),
+                          void *arg);
 /* Makes room for one more held lock; 0 on success. */
 int rt_thread_grow_held(struct rt_thread *t);
 /* Calls fn for every registered thread, with the registry locked: fn must

@@ -119,7 +119,9 @@ static void fork_child(void)
     rt_lockorder_after_fork();
     rt_symbolize_after_fork();
     rt_watchdog_after_fork();
-    rt_thread_after_fork(rti_self, (int)syscall(SYS_gettid));
+    rti_guard++;
+    rt_on_fork_child(rti_self, (int)syscall(SYS_gettid));
+    rti_guard--;
 }
 
 static void check_interposition(void)

@@ -10,6 +10,7 @@
 #   // no-output: TEXT          TEXT must not appear on stdout
 #   // stderr: TEXT             TEXT must appear on stderr
 #   // args: ARGS               arguments for the program
+#   // suppress: KIND:PATTERN   a suppressions line (all of them go to one file)
 # Every report in the log must be well formed: begin marker, headline,
 # exactly one SUMMARY line, end marker, and no lines of other reports mixed in.
 set -u
@@ -29,6 +30,10 @@ if [ -z "$want_exit" ]; then
 fi
 
 log="$work/log"
+if [ -n "$(directive suppress)" ]; then
+    directive suppress >"$work/supp"
+    options="${options:+$options:}suppressions=$work/supp"
+fi
 env_args=()
 while IFS= read -r e; do [ -n "$e" ] && env_args+=("$e"); done < <(directive env)
 # shellcheck disable=SC2086

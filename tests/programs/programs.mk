@@ -5,7 +5,7 @@ PROG_CXX_SRCS := $(wildcard tests/programs/*.cpp)
 PROG_DIR := $(BUILD)/tests/programs
 PROG_BINS := $(patsubst tests/programs/%.c,$(PROG_DIR)/%,$(PROG_C_SRCS)) \
              $(patsubst tests/programs/%.cpp,$(PROG_DIR)/%,$(PROG_CXX_SRCS))
-PROG_CFLAGS := -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror -pthread -fno-omit-frame-pointer
+PROG_CFLAGS := -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror -pthread -fno-omit-frame-pointer -ldl
 
 $(PROG_DIR)/libearly.so: tests/programs/lib/early.c
 	@mkdir -p $(dir $@)
@@ -24,7 +24,7 @@ $(PROG_DIR)/%: tests/programs/%.cpp
 
 CHECK_TARGETS += programs-check
 .PHONY: programs-check
-programs-check: $(PROG_BINS) $(BUILD)/lib/librtdd.so $(BUILD)/bin/rtdd
+programs-check: $(PROG_BINS) $(PROG_DIR)/libearly.so $(BUILD)/lib/librtdd.so $(BUILD)/bin/rtdd
 	@for b in $(PROG_BINS); do \
 	  n=$$(basename $$b); src=$$(ls tests/programs/$$n.c tests/programs/$$n.cpp 2>/dev/null | head -1); \
 	  $(RECORD) program/$$n tests/programs/check-case.sh $(BUILD)/bin/rtdd $$b $$src; \

@@ -1,0 +1,56 @@
+/* fork() from a threaded program: the child has only the forking thread,
+ * and every lock another thread held at that moment stays locked forever
+ * in the child. Worth knowing (INFO): the child must not take them. */
+#include "engine.h"
+#include "lockdesc.h"
+#include "report.h"
+
+#define MAX_STRANDED 16
+struct stranded {
+    unsigned n, total;
+    const struct rt_thread *self;
+    struct { struct rt_lock *lock; uintptr_t addr; rt_stack_id stack; int tid; } e[MAX_STRANDED];
+};
+
+static void collect(struct rt_thread *t, void *arg)
+{
+    struct stranded *s = arg;
+    if (t == s->self)
+        return;
+    for (unsigned i = 0; i < t->nheld; i++) {
+        if (!rt_held_live(&t->held[i]))
+            continue;
+        s->total++;
+        if (s->n < MAX_STRANDED) {
+            s->e[s->n].lock = t->held[i].lock;
+            s->e[s->n].addr = t->held[i].addr;
+            s->e[s->n].stack = t->held[i].stack;
+            s->e[s->n].tid = t->tid;
+            s->n++;
+        }
+    }
+}
+
+void rt_on_fork_child(struct rt_thread *self, int new_tid)
+{
+    struct stranded s = { 0, 0, self, { { 0 } } };
+    rt_thread_after_fork(self, new_tid, collect, &s);
+    if (s.n == 0)
+        return;
+    struct rt_report *r = rt_report_begin(RT_KIND_LOCK_HELD_AT_FORK, new_tid);
+    if (!r)
+        return;
+    rt_report_headline(r, "INFO: locks held across fork() by threads that do not exist in the child");
+    for (unsigned i = 0; i < s.n; i++) {
+        char desc[512];
+        rt_lock_describe(s.e[i].lock, s.e[i].addr, desc, sizeof desc);
+        rt_report_stack(r, s.e[i].stack, "lock %s was held by thread %d of the parent, taken at:", desc, s.e[i].tid);
+    }
+    if (s.total > s.n)
+        rt_report_text(r, "... and %u more locks", s.total - s.n);
+    rt_report_text(r, "These locks stay locked forever in the child process %d: taking one of them there never "
+                      "returns. A child of a threaded program should only call async-signal-safe functions "
+                      "before exec().",
+                   new_tid);
+    rt_report_finish(r);
+}
