@@ -66,6 +66,7 @@ include rcu/rcu.mk
 -include tools/analyze.mk
 include tools/tools.mk
 include tests/programs/programs.mk
+include tests/cli/cli.mk
 include examples/examples.mk
 include bench/bench.mk
 

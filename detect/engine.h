@@ -45,11 +45,12 @@ void rt_annotate_nested(struct rt_thread *t, uintptr_t addr, unsigned subclass, 
 /* Slow paths of the inline fast paths below. */
 struct rt_lock *rt_lock_lookup_slow(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type, uintptr_t pc);
 rt_stack_id rt_site_stack_slow(struct rt_thread *t, uintptr_t pc);
-uint64_t rt_on_lock_pre_nested(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uint64_t chain,
-                               uintptr_t pc);
+uint64_t rt_on_lock_pre_nested(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uintptr_t pc);
 void rt_on_lock_acquired_slow(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uint64_t chain,
                               uintptr_t pc);
 void rt_on_lock_release_slow(struct rt_thread *t, uintptr_t addr, uintptr_t pc);
+
+#define RT_FAST static inline __attribute__((always_inline))
 
 /* The fast paths are inline: they run on every lock and unlock, and a
  * lock/unlock pair must cost only a few nanoseconds more than native. */
@@ -57,7 +58,7 @@ void rt_on_lock_release_slow(struct rt_thread *t, uintptr_t addr, uintptr_t pc);
 /* The lock record for addr, from the per-thread cache when it is still
  * valid (same address, same id: not retired meanwhile). NULL only when out
  * of memory. */
-static inline struct rt_lock *rt_lock_lookup(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type,
+RT_FAST struct rt_lock *rt_lock_lookup(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type,
                                              uintptr_t pc)
 {
     unsigned slot = (unsigned)(addr >> 3) & (RT_LOCK_CACHE - 1);
@@ -71,7 +72,7 @@ static inline struct rt_lock *rt_lock_lookup(struct rt_thread *t, uintptr_t addr
 }
 
 /* The stack of the first time call site pc was seen (captured once). */
-static inline rt_stack_id rt_site_stack(struct rt_thread *t, uintptr_t pc)
+RT_FAST rt_stack_id rt_site_stack(struct rt_thread *t, uintptr_t pc)
 {
     unsigned slot = (unsigned)(pc >> 2) & (RT_SITE_CACHE - 1);
     if (__builtin_expect(t->site_cache[slot].pc == pc, 1))
@@ -80,7 +81,7 @@ static inline rt_stack_id rt_site_stack(struct rt_thread *t, uintptr_t pc)
 }
 
 /* The chain key: a hash of the held-lock sequence, as lockdep's. */
-static inline uint64_t rt_chain_step(uint64_t chain, const struct rt_lock *lock, unsigned flags)
+RT_FAST uint64_t rt_chain_step(uint64_t chain, const struct rt_lock *lock, unsigned flags)
 {
     uint64_t x = chain ^ (__atomic_load_n(&lock->id, __ATOMIC_RELAXED) * 0x9e3779b97f4a7c15ULL) ^ (flags & RT_ACQ_READ);
     x ^= x >> 31;
@@ -90,16 +91,18 @@ static inline uint64_t rt_chain_step(uint64_t chain, const struct rt_lock *lock,
 
 /* Before the real lock call: what must be checked before the thread may
  * block (recursive locking, lock order). Returns the chain key that
- * rt_on_lock_acquired records. With no lock held nothing can go wrong. */
-static inline uint64_t rt_on_lock_pre(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uintptr_t pc)
+ * rt_on_lock_acquired records (0: not computed yet). With no lock held
+ * nothing can go wrong. */
+RT_FAST uint64_t rt_on_lock_pre(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uintptr_t pc)
 {
+    /* The chain of a lone lock is computed only when something nests in it. */
     if (__builtin_expect(t->nheld == 0, 1))
-        return rt_chain_step(0, lock, flags);
-    return rt_on_lock_pre_nested(t, lock, flags, rt_chain_step(t->held[t->nheld - 1].chain, lock, flags), pc);
+        return 0;
+    return rt_on_lock_pre_nested(t, lock, flags, pc);
 }
 
 /* The lock call succeeded: push it on the held stack, mark the owner. */
-static inline void rt_on_lock_acquired(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uint64_t chain,
+RT_FAST void rt_on_lock_acquired(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uint64_t chain,
                                        uintptr_t pc)
 {
     if (__builtin_expect(t->untracked || t->nheld >= t->held_cap || lock->type == RT_LOCK_MUTEX_RECURSIVE ||
@@ -113,7 +116,6 @@ static inline void rt_on_lock_acquired(struct rt_thread *t, struct rt_lock *lock
     h->lock = lock;
     h->id = __atomic_load_n(&lock->id, __ATOMIC_RELAXED);
     h->addr = __atomic_load_n(&lock->addr, __ATOMIC_RELAXED);
-    h->pc = pc;
     h->chain = chain;
     h->stack = stack;
     h->count = 1;
@@ -125,14 +127,14 @@ static inline void rt_on_lock_acquired(struct rt_thread *t, struct rt_lock *lock
 }
 
 /* The lock call failed (timeout, EBUSY, EDEADLK): nothing is held. */
-static inline void rt_on_lock_failed(struct rt_thread *t)
+RT_FAST void rt_on_lock_failed(struct rt_thread *t)
 {
     if (t->waiting_for)
         __atomic_store_n(&t->waiting_for, NULL, __ATOMIC_RELEASE);
 }
 
 /* Before the real unlock call. Most unlocks release the most recent lock. */
-static inline void rt_on_lock_release(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
+RT_FAST void rt_on_lock_release(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
 {
     unsigned n = t->nheld;
     if (__builtin_expect(n > 0 && !t->untracked, 1)) {

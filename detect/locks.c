@@ -121,9 +121,24 @@ static const struct rt_held *self_deadlock(const struct rt_thread *t, const stru
     return NULL;
 }
 
-uint64_t rt_on_lock_pre_nested(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uint64_t chain,
-                               uintptr_t pc)
+/* The chain key of the held sequence up to entry i, filling in the keys
+ * the fast path left at 0. */
+static uint64_t held_chain(struct rt_thread *t, unsigned i)
 {
+    unsigned j = i + 1;
+    while (j > 0 && t->held[j - 1].chain == 0)
+        j--;
+    uint64_t chain = j ? t->held[j - 1].chain : 0;
+    for (; j <= i; j++) {
+        chain = rt_chain_step(chain, t->held[j].lock, t->held[j].mode == RT_HOLD_READ ? RT_ACQ_READ : 0);
+        t->held[j].chain = chain;
+    }
+    return chain;
+}
+
+uint64_t rt_on_lock_pre_nested(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uintptr_t pc)
+{
+    uint64_t chain = rt_chain_step(held_chain(t, t->nheld - 1), lock, flags);
     if (t->untracked || (flags & RT_ACQ_TRY))
         return chain;
     const struct rt_held *again = self_deadlock(t, lock, flags);
@@ -164,7 +179,6 @@ void rt_on_lock_acquired_slow(struct rt_thread *t, struct rt_lock *lock, unsigne
     h->lock = lock;
     h->id = id;
     h->addr = __atomic_load_n(&lock->addr, __ATOMIC_RELAXED);
-    h->pc = pc;
     h->chain = chain;
     h->stack = stack;
     h->count = 1;
@@ -186,9 +200,7 @@ static void remove_held(struct rt_thread *t, unsigned i)
     t->nheld--;
     for (unsigned j = i; j < t->nheld; j++) {
         t->held[j] = t->held[j + 1];
-        uint64_t below = j ? t->held[j - 1].chain : 0;
-        t->held[j].chain = rt_chain_step(below, t->held[j].lock,
-                                         t->held[j].mode == RT_HOLD_READ ? RT_ACQ_READ : 0);
+        t->held[j].chain = 0; /* recomputed when needed: the sequence below changed */
     }
 }
 

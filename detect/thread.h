@@ -16,7 +16,6 @@ struct rt_held {
     struct rt_lock *lock;
     uint64_t id;
     uintptr_t addr;
-    uintptr_t pc;        /* return address of the acquiring call */
     uint64_t chain;      /* hash of the held-lock sequence up to this entry */
     rt_stack_id stack;   /* stack of the first acquisition from pc */
     int count;           /* recursive re-acquisitions */

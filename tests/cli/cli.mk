@@ -1,0 +1,5 @@
+# The rtdd command line.
+CHECK_TARGETS += cli-check
+.PHONY: cli-check
+cli-check: $(BUILD)/bin/rtdd $(BUILD)/lib/librtdd.so $(PROG_DIR)/alf_same_thread
+	@$(RECORD) cli/rtdd tests/cli/cli.sh $(BUILD)/bin/rtdd $(BUILD)

@@ -1,0 +1,70 @@
+#!/bin/bash
+# The rtdd command line: help, version, option handling, refusals.
+# Usage: cli.sh RTDD BUILD_DIR
+set -u
+rtdd=$1; build=$2
+work=$(mktemp -d /tmp/rtdd-cli.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+fail=0
+check() { # check NAME EXPECTED_STATUS PATTERN -- COMMAND...
+    local name=$1 want=$2 pattern=$3; shift 4
+    "$@" >"$work/out" 2>&1
+    local got=$?
+    if [ "$got" != "$want" ]; then echo "$name: exit $got, expected $want"; sed 's/^/    /' "$work/out" | head -10; fail=1; return; fi
+    if [ -n "$pattern" ] && ! grep -qE -- "$pattern" "$work/out"; then
+        echo "$name: output lacks /$pattern/"; sed 's/^/    /' "$work/out" | head -10; fail=1
+    fi
+}
+
+check help 0 'usage: rtdd COMMAND' -- "$rtdd" --help
+check version 0 '^rtdd [0-9]+\.[0-9]+\.[0-9]+$' -- "$rtdd" --version
+check no-command 2 'usage: rtdd' -- "$rtdd"
+check unknown-command 2 "unknown command 'frobnicate'" -- "$rtdd" frobnicate
+check run-help 0 '--log-path' -- "$rtdd" run --help
+# Every option of the table is listed by rtdd run --help.
+"$rtdd" run --help >"$work/help"
+for key in $(sed -n 's/^RT_OPT(\([a-z_]*\),.*/\1/p' detect/options.def); do
+    grep -q -- "--${key//_/-} " "$work/help" || { echo "run --help lacks --${key//_/-}"; fail=1; }
+done
+check run-no-program 2 'usage: rtdd run' -- "$rtdd" run
+check run-unknown-option 2 "unknown option 'halt_on_eror'.*valid options: log_path" -- "$rtdd" run --halt-on-eror=1 -- /bin/true
+check run-bad-value 2 "bad value 'x' for option 'exitcode'" -- "$rtdd" run --exitcode=x -- /bin/true
+check run-option-without-value 2 'needs a value' -- "$rtdd" run --symbolize -- /bin/true
+check run-missing-program 2 "cannot find program 'no-such-program-xyz'" -- "$rtdd" run -- no-such-program-xyz
+check run-true 0 '' -- "$rtdd" run -- true
+check run-exit-status-kept 3 '' -- "$rtdd" run -- sh -c 'exit 3'
+
+# A static program cannot be preloaded: refused, not run unchecked.
+printf 'int main(void){return 0;}\n' >"$work/s.c"
+if cc -static -o "$work/static" "$work/s.c" 2>/dev/null; then
+    check run-static 2 'statically linked' -- "$rtdd" run -- "$work/static"
+else
+    echo "cannot build a static test program (no static libc?)"; fail=1
+fi
+# Nor can a setuid one.
+cp /bin/true "$work/suid" && chmod u+s "$work/suid"
+check run-setuid 2 'setuid or setgid' -- "$rtdd" run -- "$work/suid"
+
+# Options reach the runtime: log_path with %p, created 0600; exitcode.
+prog="$build/tests/programs/alf_same_thread"
+check run-options 9 '' -- "$rtdd" run --log-path="$work/log.%p" --exitcode=9 -- "$prog"
+logs=("$work"/log.*)
+if [ ! -f "${logs[0]}" ]; then echo "log_path with %p made no file"; fail=1
+else
+    [ "$(stat -c %a "${logs[0]}")" = 600 ] || { echo "log file mode $(stat -c %a "${logs[0]}"), expected 600"; fail=1; }
+    grep -q 'SUMMARY: rtdd: active-lock-freed' "${logs[0]}" || { echo "log lacks the report"; fail=1; }
+fi
+# RTDD_OPTIONS and command-line options combine; the command line wins.
+RTDD_OPTIONS="exitcode=5" "$rtdd" run --exitcode=7 -- "$prog" >/dev/null 2>&1
+[ $? = 7 ] || { echo "command-line exitcode did not override RTDD_OPTIONS"; fail=1; }
+# A symbolic link as log file is refused (O_NOFOLLOW); reports go to stderr.
+ln -s "$work/elsewhere" "$work/link.log"
+"$rtdd" run --log-path="$work/link.log" -- "$prog" >"$work/out" 2>&1
+grep -q "cannot open log_path" "$work/out" && grep -q 'SUMMARY: rtdd: active-lock-freed' "$work/out" \
+    || { echo "symlinked log_path was not refused with the report on stderr"; fail=1; }
+[ ! -e "$work/elsewhere" ] || { echo "the log followed a symbolic link"; fail=1; }
+# The runtime is found relative to the rtdd binary, wherever the binary is.
+mkdir -p "$work/tree/bin" "$work/tree/lib"
+cp "$rtdd" "$work/tree/bin/rtdd" && cp "$build/lib/librtdd.so" "$work/tree/lib/"
+check run-relocated 0 '' -- "$work/tree/bin/rtdd" run -- true
+exit $fail
