@@ -11,7 +11,9 @@ void rt_lock_name(const struct rt_lock *l, uintptr_t addr, char *out, size_t cap
     char sym[128];
     uintptr_t off;
     rt_buf_init(&b, out, cap);
-    if (l && l->name)
+    if (l && l->rcu_pseudo)
+        rt_buf_printf(&b, "[%s]", l->name);
+    else if (l && l->name)
         rt_buf_puts(&b, l->name);
     else if (rt_opt.symbolize && rt_symbolize_data(addr, sym, sizeof sym, &off) == 0)
         off ? rt_buf_printf(&b, "%s+0x%lx", sym, (unsigned long)off) : rt_buf_puts(&b, sym);
@@ -59,25 +61,46 @@ void rt_lock_describe(const struct rt_lock *l, uintptr_t addr, char *out, size_t
         rt_buf_puts(&b, " (unknown lock)");
         return;
     }
+    if (l->rcu_pseudo) {
+        rt_buf_init(&b, out, cap);
+        rt_buf_printf(&b, "%s (%s)", name,
+                      l->rcu_pseudo == 1 ? "RCU read-side critical sections, which synchronize_rcu() waits for"
+                                         : "RCU callbacks, which rcu_barrier() waits for");
+        return;
+    }
     rt_stack_site(l->init_stack, site, sizeof site);
     rt_buf_printf(&b, " (%s, %s %s)", rt_lock_type_name((enum rt_lock_type)l->type),
                   l->statically_initialized ? "static, first used at" : "initialized at", site);
 }
 
+const char *rt_lock_op(const struct rt_lock *l, int read)
+{
+    if (l && l->rcu_pseudo == 1)
+        return read ? "rcu_read_lock" : "synchronize_rcu";
+    if (l && l->rcu_pseudo == 2)
+        return read ? "rcu_callback" : "rcu_barrier";
+    return read ? "read_lock" : "lock";
+}
+
 void rt_report_held_locks(struct rt_report *r, const struct rt_thread *t, const char *comm)
 {
-    unsigned n = t->nheld;
+    /* Locks destroyed or freed while held are gone: not listed. */
+    unsigned n = 0;
+    for (unsigned i = 0; i < t->nheld; i++)
+        n += rt_held_live(&t->held[i]);
     char name[160], site[256];
     if (n == 0) {
         rt_report_text(r, "no locks held by %s/%d.", comm, t->tid);
         return;
     }
     rt_report_text(r, "%u lock%s held by %s/%d:", n, n == 1 ? "" : "s", comm, t->tid);
-    for (unsigned i = 0; i < n && i < 16; i++) {
+    for (unsigned i = 0, shown = 0; i < t->nheld && shown < 16; i++) {
         const struct rt_held *h = &t->held[i];
+        if (!rt_held_live(h))
+            continue;
         rt_lock_name(h->lock, h->addr, name, sizeof name);
         rt_stack_site(h->stack, site, sizeof site);
-        rt_report_text(r, " #%u: %s%s, taken at %s", i, name, h->mode == RT_HOLD_READ ? " (read)" : "", site);
+        rt_report_text(r, " #%u: %s%s, taken at %s", shown++, name, h->mode == RT_HOLD_READ ? " (read)" : "", site);
     }
     if (n > 16)
         rt_report_text(r, " ... and %u more", n - 16);

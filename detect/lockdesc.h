@@ -10,6 +10,9 @@
 void rt_lock_name(const struct rt_lock *l, uintptr_t addr, char *out, size_t cap);
 /* "[0xADDR] NAME (TYPE, initialized at FILE:LINE)" for a report line. */
 void rt_lock_describe(const struct rt_lock *l, uintptr_t addr, char *out, size_t cap);
+/* The verb of a locking scenario line: lock, read_lock, rcu_read_lock,
+ * synchronize_rcu, rcu_callback, rcu_barrier. */
+const char *rt_lock_op(const struct rt_lock *l, int read);
 /* "FILE:LINE in FUNCTION" of a stack's first frame, or "MODULE+0xOFF". */
 void rt_stack_site(rt_stack_id stack, char *out, size_t cap);
 /* The section "N locks held by COMM/TID:" with one line per held lock. */

@@ -296,6 +296,16 @@ static const struct rt_lock *live(struct rt_lock *l, uint64_t id)
     return l && __atomic_load_n(&l->id, __ATOMIC_RELAXED) == id ? l : NULL;
 }
 
+/* One line of the "possible unsafe locking scenario": lock(name), or
+ * rcu_read_lock() / synchronize_rcu() for the RCU pseudo-locks. */
+static void scenario(struct rt_report *r, const char *indent, const struct rt_lock *l, int read, const char *name)
+{
+    if (l && l->rcu_pseudo)
+        rt_report_text(r, "%s%s();", indent, rt_lock_op(l, read));
+    else
+        rt_report_text(r, "%s%s(%s);", indent, rt_lock_op(l, read), name);
+}
+
 static void report_cycle(struct rt_thread *t, struct rt_lock *lock, unsigned flags, const struct rt_held *h,
                          const struct cycle_copy *c)
 {
@@ -309,10 +319,14 @@ static void report_cycle(struct rt_thread *t, struct rt_lock *lock, unsigned fla
         return;
     rt_report_headline(r, "WARNING: possible circular locking dependency detected");
     rt_lock_describe(lock, addr, desc, sizeof desc);
-    rt_report_stack(r, rt_stack_capture((unsigned)rt_opt.stack_depth), "%s/%d is trying to %s lock:\n %s, at:", comm,
-                    t->tid, (flags & RT_ACQ_READ) ? "read-acquire" : "acquire", desc);
+    if (lock->rcu_pseudo && !(flags & RT_ACQ_READ))
+        rt_report_stack(r, rt_stack_capture((unsigned)rt_opt.stack_depth), "%s/%d calls %s(), which waits for %s, at:",
+                        comm, t->tid, rt_lock_op(lock, 0), desc);
+    else
+        rt_report_stack(r, rt_stack_capture((unsigned)rt_opt.stack_depth), "%s/%d is trying to %s lock %s, at:", comm,
+                        t->tid, (flags & RT_ACQ_READ) ? "read-acquire" : "acquire", desc);
     rt_lock_describe(h->lock, h->addr, desc, sizeof desc);
-    rt_report_stack(r, h->stack, "but the thread already holds lock:\n %s%s, taken at:", desc,
+    rt_report_stack(r, h->stack, "but the thread already holds lock %s%s, taken at:", desc,
                     h->mode == RT_HOLD_READ ? " (for reading)" : "");
     rt_report_text(r, "which lock already depends on the new lock.");
     rt_report_text(r, "The existing dependency chain (in reverse order) is:");
@@ -343,10 +357,11 @@ static void report_cycle(struct rt_thread *t, struct rt_lock *lock, unsigned fla
     rt_report_text(r, "Possible unsafe locking scenario:");
     rt_report_text(r, "       thread 0                    thread 1");
     rt_report_text(r, "       --------                    --------");
-    rt_report_text(r, "  %s(%s);", h->mode == RT_HOLD_READ ? "read_lock" : "lock", name_held);
-    rt_report_text(r, "                                   lock(%s);", parent);
-    rt_report_text(r, "                                   lock(%s);", name_held);
-    rt_report_text(r, "  %s(%s);", (flags & RT_ACQ_READ) ? "read_lock" : "lock", name_new);
+    const struct rt_lock *parent_lock = live(c->e[last].from_lock, c->e[last].from_id);
+    scenario(r, "  ", h->lock, h->mode == RT_HOLD_READ, name_held);
+    scenario(r, "                                   ", parent_lock, parent_lock && parent_lock->rcu_pseudo, parent);
+    scenario(r, "                                   ", h->lock, 0, name_held);
+    scenario(r, "  ", lock, (flags & RT_ACQ_READ) != 0, name_new);
     rt_report_text(r, " *** DEADLOCK ***");
     if (c->n > 1)
         rt_report_text(r, "(thread 1 stands for the %u threads that took the chain %s -> ... -> %s)", c->n, name_new,
@@ -414,19 +429,21 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
                 break;
             continue;
         }
-        if (!culprit) {
-            unsigned len = find_cycle(from, to, h->mode == RT_HOLD_READ, dst_recursive, gates, ngates);
-            if (len) {
-                copy_cycle(&found, len);
-                culprit = h;
-            }
-        }
         if (!stack) {
             rt_spin_unlock(&graph_lock); /* capturing a stack takes libunwind's locks */
             stack = rt_stack_capture((unsigned)rt_opt.stack_depth);
             rt_spin_lock(&graph_lock);
             if (find_edge(from, to))
                 break; /* another thread added it meanwhile */
+        }
+        /* The search and the insertion happen under one hold of the graph
+         * lock: two threads closing the same cycle at once see each other. */
+        if (!culprit) {
+            unsigned len = find_cycle(from, to, h->mode == RT_HOLD_READ, dst_recursive, gates, ngates);
+            if (len) {
+                copy_cycle(&found, len);
+                culprit = h;
+            }
         }
         e = add_edge(from, to);
         if (!e)

@@ -34,8 +34,10 @@ struct rt_lock {
     uint8_t no_order;             /* annotated: excluded from order checking */
     uint8_t next_subclass;        /* annotated nesting level for the next acquisition */
     uint8_t history_known;        /* seen from init or from a lock call, not first at unlock */
+    uint8_t rcu_pseudo;           /* an RCU pseudo-lock (rcucheck.c), never a real object */
     const char *name;             /* annotated name, or NULL */
     _Atomic uint64_t cond_mutex;  /* condvars: id of the mutex current waiters use */
+    _Atomic uintptr_t cond_mutex_addr;
     _Atomic int cond_waiters;
 };
 

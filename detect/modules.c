@@ -125,3 +125,8 @@ int rt_module_find(uintptr_t pc, struct rt_module *out)
     *out = *m;
     return 0;
 }
+
+void rt_modules_after_fork(void)
+{
+    rt_spin_reinit(&swap_lock);
+}

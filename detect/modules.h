@@ -16,4 +16,6 @@ struct rt_module {
  * Re-reads the module list when pc is in no known module and the set of
  * loaded objects changed. Takes the loader lock: slow paths only. */
 int rt_module_find(uintptr_t pc, struct rt_module *out);
+/* In a forked child: the module-set lock may have been held by a vanished thread. */
+void rt_modules_after_fork(void);
 #endif

@@ -1,6 +1,7 @@
 #include "report.h"
 #include "log.h"
 #include "modules.h"
+#include "rcucheck.h"
 #include "rt_alloc.h"
 #include "rt_common.h"
 #include "rt_fmt.h"
@@ -421,6 +422,24 @@ static void render_json(struct rt_report *r, struct rt_buf *b, const struct summ
         rt_buf_putc(b, '}');
     }
     rt_buf_puts(b, "]");
+    /* The cycle line, also as an array for tools (report-format.md). */
+    for (unsigned i = 1; i < r->nitems; i++) {
+        const char *text = r->text + r->items[i].text;
+        if (r->items[i].is_stack || strncmp(text, "cycle: ", 7))
+            continue;
+        rt_buf_puts(b, ",\"cycle\":[\"");
+        for (const char *p = text + 7; *p; p++) {
+            if (!strncmp(p, " -> ", 4)) {
+                rt_buf_puts(b, "\",\"");
+                p += 3;
+            } else {
+                char one[2] = { *p, 0 };
+                rt_buf_json_str(b, one);
+            }
+        }
+        rt_buf_puts(b, "\"]");
+        break;
+    }
     json_kv(b, "location", s->location);
     json_kv(b, "function", s->function);
     rt_buf_puts(b, "}\n");
@@ -494,9 +513,12 @@ unsigned long rt_report_count(enum rt_kind kind) { return __atomic_load_n(&kind_
 unsigned long rt_report_errors(void) { return __atomic_load_n(&error_count, __ATOMIC_RELAXED); }
 unsigned long rt_report_suppressed(void) { return __atomic_load_n(&suppressed_count, __ATOMIC_RELAXED); }
 
+static _Atomic int summary_written;
+
 void rt_report_exit_summary(int pid)
 {
-    if (!rt_opt.print_summary)
+    /* Once per process: halt_on_error, exit() and _exit() may all get here. */
+    if (!rt_opt.print_summary || __atomic_exchange_n(&summary_written, 1, __ATOMIC_ACQ_REL))
         return;
     char text[1024];
     struct rt_buf b;
@@ -515,7 +537,13 @@ void rt_report_exit_summary(int pid)
     }
     if (total)
         rt_buf_putc(&b, ')');
-    rt_buf_printf(&b, ", %lu suppressed\n", rt_report_suppressed());
+    rt_buf_printf(&b, ", %lu suppressed", rt_report_suppressed());
+    unsigned long sections = rt_rcu_sections();
+    if (sections)
+        rt_buf_printf(&b, "; %lu RCU read sections, %lu of them migrated to another CPU (harmless: each unlock "
+                          "releases what its lock took)",
+                      sections, rt_rcu_migrated_sections());
+    rt_buf_putc(&b, '\n');
     rt_spin_lock(&write_lock);
     rt_log_write(b.data, b.len);
     rt_spin_unlock(&write_lock);
@@ -528,4 +556,5 @@ void rt_report_after_fork(void)
     for (int k = 0; k < RT_KIND_COUNT; k++)
         kind_counts[k] = 0;
     suppressed_count = error_count = 0;
+    summary_written = 0;
 }

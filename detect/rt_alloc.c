@@ -73,3 +73,8 @@ void rt_out_of_memory(const char *what)
     r = write(2, post, sizeof(post) - 1);
     (void)r;
 }
+
+void rt_alloc_after_fork(void)
+{
+    rt_spin_reinit(&arena_lock);
+}

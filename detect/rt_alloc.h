@@ -20,6 +20,8 @@ struct rt_pool {
 #define RT_POOL_INIT(type) { sizeof(type) < sizeof(void *) ? sizeof(void *) : sizeof(type), NULL, RT_SPIN_INIT }
 void *rt_pool_get(struct rt_pool *pool);
 void rt_pool_put(struct rt_pool *pool, void *obj);
+/* In a forked child: the arena lock may have been held by a vanished thread. */
+void rt_alloc_after_fork(void);
 /* Says once on stderr that the runtime ran out of memory for bookkeeping. */
 void rt_out_of_memory(const char *what);
 #endif

@@ -24,6 +24,21 @@ struct rt_held {
     int16_t cpu;         /* CPU at acquisition (cross-CPU unlock check) */
 };
 
+/* The thread's RCU read-side state (rcucheck.c). Other threads read it
+ * without locks; enter_clock is written before depth, depth cleared first. */
+#define RT_RCU_DEREFS 16
+struct rt_rcu_reader {
+    _Atomic unsigned depth;
+    uint8_t flavor;
+    uint8_t in_callback;
+    int16_t enter_cpu;
+    _Atomic uint64_t enter_clock;
+    rt_stack_id enter_stack;
+    unsigned nderef;
+    struct { _Atomic uintptr_t value; rt_stack_id stack; } deref[RT_RCU_DEREFS];
+    uint64_t wait_clock;  /* when this thread's synchronize_rcu began */
+};
+
 struct rt_thread {
     int tid;
     int untracked;                  /* out of memory for the held stack: stop checking */
@@ -31,9 +46,15 @@ struct rt_thread {
     struct rt_held *held;           /* held_inline, or a larger array once it overflows */
     /* Set while blocked in a lock call, for the deadlock watchdog. */
     struct rt_lock *_Atomic waiting_for;
+    /* Set while in synchronize_rcu/rcu_barrier: a wait for readers, under
+     * which the thread may still block on (and wait_for) real locks. */
+    struct rt_lock *_Atomic rcu_waiting_for;
+    _Atomic uint64_t rcu_wait_seq;
+    rt_stack_id rcu_wait_stack;
     _Atomic uint64_t wait_seq;
     rt_stack_id wait_stack;
     uint8_t wait_mode;
+    struct rt_rcu_reader rcu;
     struct rt_held held_inline[RT_HELD_INLINE];
     struct { uintptr_t addr; struct rt_lock *lock; uint64_t id; } lock_cache[RT_LOCK_CACHE];
     struct { uintptr_t pc; rt_stack_id stack; } site_cache[RT_SITE_CACHE];

@@ -1,5 +1,6 @@
 /* A thread's end: locks it still holds, and locks that lived on its stack. */
 #include "engine.h"
+#include "rcucheck.h"
 #include "lockdesc.h"
 #include "report.h"
 #include "runtime.h"
@@ -45,6 +46,8 @@ static void report_held_at_exit(struct rt_thread *t)
 
 void rt_on_thread_exit(struct rt_thread *t, uintptr_t stack_lo, uintptr_t stack_hi)
 {
+    /* An RCU reader that never left: reported as such, not as a held lock. */
+    rt_rcu_on_thread_exit(t);
     /* The stack first: a held lock that lived on it is an active lock
      * freed, and is then no longer a lock this thread holds. */
     if (stack_hi > stack_lo)

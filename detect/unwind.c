@@ -2,12 +2,37 @@
 #include "unwind.h"
 #include <libunwind.h>
 
-static uintptr_t runtime_lo, runtime_hi;
+/* Code whose leading frames are left out: the runtime, and RCU libraries
+ * whose hooks call into it. */
+#define MAX_SKIP 4
+static struct { uintptr_t lo, hi; } skip[MAX_SKIP];
+static unsigned nskip;
 
 void rt_unwind_set_runtime_range(uintptr_t lo, uintptr_t hi)
 {
-    runtime_lo = lo;
-    runtime_hi = hi;
+    skip[0].lo = lo;
+    skip[0].hi = hi;
+    if (nskip == 0)
+        nskip = 1;
+}
+
+void rt_unwind_add_skip_range(uintptr_t lo, uintptr_t hi)
+{
+    if (nskip == 0)
+        nskip = 1; /* slot 0 is the runtime's */
+    if (nskip < MAX_SKIP) {
+        skip[nskip].lo = lo;
+        skip[nskip].hi = hi;
+        nskip++;
+    }
+}
+
+static int skipped(uintptr_t ip)
+{
+    for (unsigned i = 0; i < nskip; i++)
+        if (ip >= skip[i].lo && ip < skip[i].hi)
+            return 1;
+    return 0;
 }
 
 void rt_unwind_init(void)
@@ -35,7 +60,7 @@ rt_stack_id rt_stack_capture(unsigned max_depth)
         if (unw_get_reg(&cur, UNW_REG_IP, &ip) < 0 || ip == 0)
             break;
         unw_get_reg(&cur, UNW_REG_SP, &sp);
-        if (leading && ip >= runtime_lo && ip < runtime_hi)
+        if (leading && skipped(ip))
             continue;
         leading = 0;
         pcs[n] = ip;

@@ -8,6 +8,7 @@
 /* Leading frames whose pc lies in [lo, hi) — the runtime's own code — are
  * left out of every captured stack. */
 void rt_unwind_set_runtime_range(uintptr_t lo, uintptr_t hi);
+void rt_unwind_add_skip_range(uintptr_t lo, uintptr_t hi);
 void rt_unwind_init(void);
 /* Captures the calling thread's stack, at most max_depth frames. */
 rt_stack_id rt_stack_capture(unsigned max_depth);

@@ -24,7 +24,8 @@ void rt_watchdog_after_fork(void)
 
 unsigned rt_watchdog_period_ms(void)
 {
-    long p = rt_opt.deadlock_timeout_ms / 4;
+    long p = (rt_opt.deadlock_timeout_ms < rt_opt.rcu_stall_timeout_ms ? rt_opt.deadlock_timeout_ms
+                                                                       : rt_opt.rcu_stall_timeout_ms) / 4;
     return (unsigned)(p < 5 ? 5 : p > 500 ? 500 : p);
 }
 
@@ -55,11 +56,17 @@ static void take_snapshot(struct rt_thread *t, void *arg)
     struct snap *s = &snaps[nsnaps++];
     s->t = t;
     s->tid = t->tid;
+    /* A real lock wait, else a wait for RCU readers. */
     s->waiting_for = __atomic_load_n(&t->waiting_for, __ATOMIC_ACQUIRE);
-    s->waiting_id = s->waiting_for ? __atomic_load_n(&s->waiting_for->id, __ATOMIC_RELAXED) : 0;
     s->seq = __atomic_load_n(&t->wait_seq, __ATOMIC_RELAXED);
     s->wait_stack = t->wait_stack;
     s->wait_mode = t->wait_mode;
+    if (!s->waiting_for && (s->waiting_for = __atomic_load_n(&t->rcu_waiting_for, __ATOMIC_ACQUIRE))) {
+        s->seq = __atomic_load_n(&t->rcu_wait_seq, __ATOMIC_RELAXED) | 1ull << 63;
+        s->wait_stack = t->rcu_wait_stack;
+        s->wait_mode = RT_HOLD_WRITE;
+    }
+    s->waiting_id = s->waiting_for ? __atomic_load_n(&s->waiting_for->id, __ATOMIC_RELAXED) : 0;
     const struct rt_held *held = __atomic_load_n(&t->held, __ATOMIC_ACQUIRE);
     unsigned n = __atomic_load_n(&t->nheld, __ATOMIC_ACQUIRE);
     s->nheld = n;
@@ -156,6 +163,34 @@ static int report_deadlock(const unsigned *cycle, unsigned n, const uint64_t *si
     return rt_report_finish(r);
 }
 
+/* A grace period blocked too long: name the readers that block it. */
+static int report_stall(unsigned waiter, uint64_t blocked_ms)
+{
+    const struct snap *w = &snaps[waiter];
+    char comm[32];
+    rt_thread_comm(w->tid, comm, sizeof comm);
+    struct rt_report *r = rt_report_begin(RT_KIND_RCU_STALL, w->tid);
+    if (!r)
+        return 0;
+    rt_report_headline(r, "INFO: rcu detected stall: grace period blocked %lu ms by readers", (unsigned long)blocked_ms);
+    rt_report_stack(r, w->wait_stack, "%s/%d has waited %lu ms in %s at:", comm, w->tid, (unsigned long)blocked_ms,
+                    w->waiting_for->rcu_pseudo == 2 ? "rcu_barrier()" : "synchronize_rcu()");
+    unsigned readers = 0;
+    for (unsigned i = 0; i < nsnaps; i++)
+        for (unsigned j = 0; j < snaps[i].nheld && j < SNAP_HELD; j++)
+            if (snaps[i].held[j].lock == w->waiting_for && snaps[i].held[j].mode == RT_HOLD_READ) {
+                char rcomm[32];
+                rt_thread_comm(snaps[i].tid, rcomm, sizeof rcomm);
+                rt_report_stack(r, snaps[i].held[j].stack, "blocked by reader %s/%d, in the section it entered at:",
+                                rcomm, snaps[i].tid);
+                readers++;
+            }
+    if (!readers)
+        rt_report_text(r, "no reader is known to the runtime (a reader in code it does not see, or a callback)");
+    rt_report_key(r, (uint64_t)w->tid << 32 ^ w->seq);
+    return rt_report_finish(r);
+}
+
 int rt_watchdog_scan(uint64_t now_ms)
 {
     if (!snaps) {
@@ -171,6 +206,10 @@ int rt_watchdog_scan(uint64_t now_ms)
     static uint64_t since[TRACK_SLOTS];
     for (unsigned i = 0; i < nsnaps; i++)
         since[i % TRACK_SLOTS] = snaps[i].waiting_for ? blocked_since(&snaps[i], now_ms) : now_ms;
+    for (unsigned i = 0; i < nsnaps; i++)
+        if (snaps[i].waiting_for && snaps[i].waiting_for->rcu_pseudo &&
+            now_ms - since[i] >= (uint64_t)rt_opt.rcu_stall_timeout_ms)
+            reports += report_stall(i, now_ms - since[i]);
     for (unsigned i = 0; i < nsnaps; i++) {
         if (!snaps[i].waiting_for || now_ms - since[i] < timeout)
             continue;

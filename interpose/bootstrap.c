@@ -112,6 +112,7 @@ RT_HIDDEN void rti_resolve(void)
         RESOLVE_VERSIONED(cond_wait, "pthread_cond_wait", "GLIBC_2.3.2");
         RESOLVE_VERSIONED(cond_timedwait, "pthread_cond_timedwait", "GLIBC_2.3.2");
         RESOLVE_VERSIONED(cond_destroy, "pthread_cond_destroy", "GLIBC_2.3.2");
+        RESOLVE_VERSIONED(cond_init, "pthread_cond_init", "GLIBC_2.3.2");
         RESOLVE(cond_clockwait, "pthread_cond_clockwait");
         RESOLVE(mtx_init, "mtx_init");
         RESOLVE(mtx_lock, "mtx_lock");

@@ -50,6 +50,19 @@ RTI_EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clo
     COND_BODY(c, m, rti_real.cond_clockwait(c, m, clock, abstime));
 }
 
+RTI_EXPORT int pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *attr)
+{
+    if (unlikely(!rti_resolved()))
+        return 0;
+    int r = rti_real.cond_init(c, attr);
+    struct rt_thread *t;
+    if (r == 0 && (t = rti_enter())) {
+        rt_on_lock_init(t, (uintptr_t)c, RT_LOCK_COND, RTI_CALLER());
+        rti_leave();
+    }
+    return r;
+}
+
 RTI_EXPORT int pthread_cond_destroy(pthread_cond_t *c)
 {
     if (unlikely(!rti_resolved()))

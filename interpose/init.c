@@ -2,6 +2,7 @@
 #include "interpose.h"
 #include "log.h"
 #include "modules.h"
+#include "rt_alloc.h"
 #include "report.h"
 #include "runtime.h"
 #include "symbolize.h"
@@ -113,6 +114,8 @@ static void start_watchdog(void)
  * free again, and the watchdog must be started anew if needed. */
 static void fork_child(void)
 {
+    rt_alloc_after_fork();
+    rt_modules_after_fork();
     rt_locktab_after_fork();
     rt_report_after_fork();
     rt_log_after_fork();
@@ -165,6 +168,8 @@ static void setup(void)
     check_interposition();
 }
 
+RT_HIDDEN void rti_install_rcu_hooks(void);
+
 void rti_init(void)
 {
     if (__atomic_load_n(&rti_state, __ATOMIC_ACQUIRE) == RTI_READY)
@@ -179,6 +184,8 @@ void rti_init(void)
     setup();
     rti_guard--;
     __atomic_store_n(&rti_state, RTI_READY, __ATOMIC_RELEASE);
+    /* After READY: the hooks fire at once (rcu_read_lock may run now). */
+    rti_install_rcu_hooks();
 }
 
 struct rt_thread *rti_thread_attach(void)

@@ -58,6 +58,7 @@ struct rti_real {
     int (*cond_timedwait)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *);
     int (*cond_clockwait)(pthread_cond_t *, pthread_mutex_t *, clockid_t, const struct timespec *);
     int (*cond_destroy)(pthread_cond_t *);
+    int (*cond_init)(pthread_cond_t *, const pthread_condattr_t *);
     int (*mtx_init)(void *, int);
     int (*mtx_lock)(void *);
     int (*mtx_timedlock)(void *, const struct timespec *);

@@ -1,6 +1,7 @@
 /* The malloc family: pure pass-through, except that memory being freed or
  * moved is checked for the locks it contains (active-lock-freed). */
 #include "interpose.h"
+#include "rcucheck.h"
 #include <errno.h>
 #include <string.h>
 
@@ -20,7 +21,10 @@ __attribute__((noinline)) static void check_freed_block(void *p, size_t size, ui
     if (!t)
         return;
     int saved = errno;
-    rt_on_free(t, (uintptr_t)p, size, pc);
+    if (rt_locktab_may_overlap((uintptr_t)p, size))
+        rt_on_free(t, (uintptr_t)p, size, pc);
+    if (rt_rcu_in_use)
+        rt_rcu_on_free(t, (uintptr_t)p, size, pc);
     errno = saved;
     rti_leave();
 }
@@ -30,10 +34,11 @@ __attribute__((noinline)) static void check_freed_block(void *p, size_t size, ui
  * inline part only asks whether any lock was ever near the block. */
 static inline void lifetime_ends(void *p, uintptr_t pc)
 {
-    if (likely(rt_locktab_live() == 0))
+    int rcu = __atomic_load_n(&rt_rcu_in_use, __ATOMIC_RELAXED);
+    if (likely(rt_locktab_live() == 0) && likely(!rcu))
         return;
     size_t size = rti_real.malloc_usable_size ? rti_real.malloc_usable_size(p) : 1;
-    if (unlikely(rt_locktab_may_overlap((uintptr_t)p, size)))
+    if (unlikely(rcu) || unlikely(rt_locktab_may_overlap((uintptr_t)p, size)))
         check_freed_block(p, size, pc);
 }
 

@@ -261,10 +261,12 @@ static void enqueue(struct rcu_head *head)
 void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
 {
     const void *caller = __builtin_return_address(0);
-    head->func = func;
     const struct rtdd_rcu_debug_ops *ops = rtdd_rcu_hooks();
-    if (ops && ops->call_enqueue)
-        ops->call_enqueue(head, func, caller);
+    /* A head already queued must not be linked in twice (as the kernel's
+     * debug-objects): the hook reports it and the call is dropped. */
+    if (ops && ops->call_enqueue && ops->call_enqueue(head, func, caller))
+        return;
+    head->func = func;
     ensure_worker();
     size_t hard = hard_limit();
     if (hard && __atomic_load_n(&pending, __ATOMIC_RELAXED) >= hard && caller_may_wait())

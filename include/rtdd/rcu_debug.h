@@ -44,9 +44,10 @@ struct rtdd_rcu_debug_ops {
      * section (a self-deadlock: report before the thread blocks). */
     void (*sync_begin)(const void *caller, unsigned int depth);
     void (*sync_end)(const void *caller);
-    /* call_rcu() queued head/func. */
-    void (*call_enqueue)(struct rcu_head *head, void (*func)(struct rcu_head *),
-                         const void *caller);
+    /* call_rcu() is about to queue head/func. A nonzero return means head is
+     * already queued (a double call_rcu): it is not queued a second time. */
+    int (*call_enqueue)(struct rcu_head *head, void (*func)(struct rcu_head *),
+                        const void *caller);
     /* The worker is about to invoke / has invoked a callback.  After
      * callback_end the head may already be freed: use it as a key only. */
     void (*callback_begin)(struct rcu_head *head, void (*func)(struct rcu_head *));

@@ -3,3 +3,9 @@ CHECK_TARGETS += cli-check
 .PHONY: cli-check
 cli-check: $(BUILD)/bin/rtdd $(BUILD)/lib/librtdd.so $(PROG_DIR)/alf_same_thread
 	@$(RECORD) cli/rtdd tests/cli/cli.sh $(BUILD)/bin/rtdd $(BUILD)
+
+# Every kind and option is documented (docs/kinds/, report-format.md, options.md).
+CHECK_TARGETS += docs-check
+.PHONY: docs-check
+docs-check:
+	@$(RECORD) docs/coverage tests/docs/check-docs.sh

@@ -46,9 +46,10 @@ static void h_deref(const void *v, const void *s, const void *c) { record(EV_DER
 static void h_publish(const void *v, const void *s, const void *c) { record(EV_PUBLISH, v, s, c, 0); }
 static void h_sync_begin(const void *c, unsigned int d) { record(EV_SYNC_BEGIN, NULL, NULL, c, d); }
 static void h_sync_end(const void *c) { record(EV_SYNC_END, NULL, NULL, c, 0); }
-static void h_enqueue(struct rcu_head *h, void (*f)(struct rcu_head *), const void *c)
+static int h_enqueue(struct rcu_head *h, void (*f)(struct rcu_head *), const void *c)
 {
     record(EV_ENQUEUE, h, (const void *)(uintptr_t)f, c, 0);
+    return 0;
 }
 static void h_cb_begin(struct rcu_head *h, void (*f)(struct rcu_head *))
 {

@@ -1,0 +1,433 @@
+#include "rcucheck.h"
+#include "engine.h"
+#include "lockdesc.h"
+#include "report.h"
+#include "rt_alloc.h"
+#include "rt_common.h"
+#include "runtime.h"
+#include "unwind.h"
+#include "watchdog.h"
+#include <string.h>
+#include <time.h>
+
+_Atomic int rt_rcu_in_use;
+static _Atomic unsigned long migrated, sections;
+
+static const char *const flavor_names[RT_RCU_FLAVORS] = { "librtdd_rcu", "urcu-memb", "urcu-mb", "urcu-bp",
+                                                          "urcu-qsbr" };
+
+/* A clock every CPU agrees on, read without shared writes. */
+static inline uint64_t rcu_clock(void)
+{
+    return __builtin_ia32_rdtsc();
+}
+
+/* The begin clock of the latest grace period that completed, per flavour:
+ * every reader that entered before it has left. */
+static _Atomic uint64_t gp_done[RT_RCU_FLAVORS];
+
+/* The pseudo-locks: addresses inside the runtime that no program object
+ * can have. [f][0] is the RCU lock, [f][1] the callback lock. */
+static char anchors[RT_RCU_FLAVORS][2];
+
+static struct rt_lock *pseudo(struct rt_thread *t, enum rt_rcu_flavor f, int callbacks, uintptr_t pc)
+{
+    struct rt_lock *l = rt_lock_lookup(t, (uintptr_t)&anchors[f][callbacks], RT_LOCK_RWLOCK, pc);
+    if (l && !l->rcu_pseudo) {
+        static const char *const names[2][RT_RCU_FLAVORS] = {
+            { "rcu_read_lock", "rcu_read_lock(urcu-memb)", "rcu_read_lock(urcu-mb)", "rcu_read_lock(urcu-bp)",
+              "rcu_read_lock(urcu-qsbr)" },
+            { "rcu_callbacks", "rcu_callbacks(urcu-memb)", "rcu_callbacks(urcu-mb)", "rcu_callbacks(urcu-bp)",
+              "rcu_callbacks(urcu-qsbr)" },
+        };
+        l->name = names[callbacks][f];
+        l->rcu_pseudo = (uint8_t)(1 + callbacks);
+    }
+    return l;
+}
+
+int rt_rcu_is_pseudo(const struct rt_lock *l)
+{
+    return l && l->rcu_pseudo;
+}
+
+static rt_stack_id here(void)
+{
+    return rt_stack_capture((unsigned)rt_opt.stack_depth);
+}
+
+/* what == NULL: no stack of the call itself (a thread's exit runs in
+ * libc's teardown; the section's entry is what explains it). */
+static void report_simple(struct rt_thread *t, enum rt_kind kind, const char *headline, const char *what,
+                          const char *explain)
+{
+    char comm[32];
+    rt_thread_comm(t->tid, comm, sizeof comm);
+    struct rt_report *r = rt_report_begin(kind, t->tid);
+    if (!r)
+        return;
+    rt_report_headline(r, "%s", headline);
+    if (what)
+        rt_report_stack(r, here(), "%s/%d %s at:", comm, t->tid, what);
+    else
+        rt_report_text(r, "%s/%d is exiting", comm, t->tid);
+    if (t->rcu.depth)
+        rt_report_stack(r, t->rcu.enter_stack, "inside the %s read-side critical section (depth %u) it entered at:",
+                        flavor_names[t->rcu.flavor], t->rcu.depth);
+    if (explain)
+        rt_report_text(r, "%s", explain);
+    rt_report_held_locks(r, t, comm);
+    rt_report_finish(r);
+}
+
+void rt_rcu_read_enter(struct rt_thread *t, enum rt_rcu_flavor f, uintptr_t pc)
+{
+    rt_rcu_in_use = 1;
+    unsigned depth = t->rcu.depth;
+    if (depth) {
+        t->rcu.depth = depth + 1;
+        return;
+    }
+    /* Outermost: a read acquisition of the flavour's RCU lock. */
+    struct rt_lock *l = pseudo(t, f, 0, pc);
+    t->rcu.flavor = (uint8_t)f;
+    t->rcu.enter_stack = rt_site_stack(t, pc);
+    t->rcu.enter_cpu = (int16_t)rt_current_cpu();
+    t->rcu.nderef = 0;
+    __atomic_store_n(&t->rcu.enter_clock, rcu_clock(), __ATOMIC_RELAXED);
+    __atomic_store_n(&t->rcu.depth, 1, __ATOMIC_RELEASE);
+    if (l) {
+        uint64_t chain = rt_on_lock_pre(t, l, RT_ACQ_READ, pc);
+        rt_on_lock_acquired(t, l, RT_ACQ_READ, chain, pc);
+    }
+}
+
+void rt_rcu_read_exit(struct rt_thread *t, enum rt_rcu_flavor f, uintptr_t pc)
+{
+    unsigned depth = t->rcu.depth;
+    if (depth == 0) {
+        report_simple(t, RT_KIND_RCU_UNBALANCED, "WARNING: bad rcu_read_unlock() nesting",
+                      "calls rcu_read_unlock() outside any read-side critical section",
+                      "There is no matching rcu_read_lock(): the unlock would end a section that another "
+                      "rcu_read_lock() of this thread still needs, or underflow the nesting count.");
+        return;
+    }
+    if (depth > 1) {
+        t->rcu.depth = depth - 1;
+        return;
+    }
+    __atomic_store_n(&t->rcu.depth, 0, __ATOMIC_RELEASE);
+    __atomic_fetch_add(&sections, 1, __ATOMIC_RELAXED);
+    if (rt_current_cpu() != t->rcu.enter_cpu)
+        __atomic_fetch_add(&migrated, 1, __ATOMIC_RELAXED);
+    rt_on_lock_release(t, (uintptr_t)&anchors[f][0], pc);
+}
+
+void rt_rcu_dereference(struct rt_thread *t, const void *value, uintptr_t pc)
+{
+    if (!t->rcu.depth || !value)
+        return;
+    unsigned i = t->rcu.nderef++ % RT_RCU_DEREFS;
+    t->rcu.deref[i].stack = rt_site_stack(t, pc);
+    __atomic_store_n(&t->rcu.deref[i].value, (uintptr_t)value, __ATOMIC_RELEASE);
+}
+
+/* Objects unpublished recently: pointer -> when and where. Lossy (a
+ * collision forgets the older entry): it only refines reports. */
+#define UNPUB_SLOTS 4096
+static struct { uintptr_t ptr; uint64_t clock; rt_stack_id stack; } unpub[UNPUB_SLOTS];
+static rt_spin_t unpub_lock = RT_SPIN_INIT;
+
+void rt_rcu_publish(struct rt_thread *t, const void *old, uintptr_t pc)
+{
+    rt_rcu_in_use = 1;
+    if (!old)
+        return;
+    unsigned slot = (unsigned)(rt_hash64((uintptr_t)old) & (UNPUB_SLOTS - 1));
+    rt_stack_id stack = rt_site_stack(t, pc);
+    rt_spin_lock(&unpub_lock);
+    unpub[slot].ptr = (uintptr_t)old;
+    unpub[slot].clock = rcu_clock();
+    unpub[slot].stack = stack;
+    rt_spin_unlock(&unpub_lock);
+}
+
+void rt_rcu_wait_begin(struct rt_thread *t, enum rt_rcu_flavor f, int barrier, uintptr_t pc)
+{
+    rt_rcu_in_use = 1;
+    const char *what = barrier ? "rcu_barrier()" : "synchronize_rcu()";
+    if (t->rcu.depth) {
+        char calls[64];
+        struct rt_buf b;
+        rt_buf_init(&b, calls, sizeof calls);
+        rt_buf_printf(&b, "calls %s", what);
+        report_simple(t, RT_KIND_RCU_SYNC_IN_READER, "BUG: Illegal synchronize_rcu() in RCU read-side critical section!",
+                      calls,
+                      barrier ? "rcu_barrier() waits for callbacks, which wait for a grace period, which waits "
+                                "for this reader: it can never return."
+                              : "synchronize_rcu() waits for every reader that began before it, this one "
+                                "included: it can never return.");
+        return;
+    }
+    /* A write acquisition of the pseudo-lock: "M held -> synchronize_rcu"
+     * against "rcu_read_lock -> M" is a cycle. */
+    struct rt_lock *l = pseudo(t, f, barrier, pc);
+    if (!l)
+        return;
+    rt_on_lock_pre(t, l, 0, pc);
+    t->rcu.wait_clock = rcu_clock();
+    /* The watchdog sees a thread waiting for the readers that hold it. */
+    t->rcu_wait_stack = rt_site_stack(t, pc);
+    __atomic_fetch_add(&t->rcu_wait_seq, 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->rcu_waiting_for, l, __ATOMIC_RELEASE);
+    rt_watchdog_ensure();
+}
+
+/* Readers of flavour f still inside a section they entered before clock. */
+struct stale_search { enum rt_rcu_flavor f; uint64_t before; struct rt_thread *found; uint64_t clock; rt_stack_id stack; int tid; };
+static void find_stale(struct rt_thread *t, void *arg)
+{
+    struct stale_search *s = arg;
+    if (s->found || !__atomic_load_n(&t->rcu.depth, __ATOMIC_ACQUIRE) || t->rcu.flavor != s->f)
+        return;
+    uint64_t c = __atomic_load_n(&t->rcu.enter_clock, __ATOMIC_RELAXED);
+    if (c < s->before) {
+        s->found = t;
+        s->clock = c;
+        s->stack = t->rcu.enter_stack;
+        s->tid = t->tid;
+    }
+}
+
+/* A grace period or callback ended: were all pre-existing readers gone?
+ * The reader's own exit is recorded just after its real unlock, so a
+ * suspect is looked at again after a pause before it counts. */
+static void check_gp(struct rt_thread *t, enum rt_rcu_flavor f, uint64_t began, const char *what)
+{
+    struct stale_search s = { f, began, NULL, 0, 0, 0 };
+    rt_thread_for_each(find_stale, &s);
+    if (!s.found)
+        return;
+    for (int i = 0; i < 20; i++) {
+        struct timespec ts = { 0, 5000000 };
+        nanosleep(&ts, NULL);
+        if (__atomic_load_n(&s.found->rcu.depth, __ATOMIC_ACQUIRE) == 0 ||
+            __atomic_load_n(&s.found->rcu.enter_clock, __ATOMIC_RELAXED) != s.clock)
+            return;
+    }
+    char comm[32], rcomm[32];
+    rt_thread_comm(t->tid, comm, sizeof comm);
+    rt_thread_comm(s.tid, rcomm, sizeof rcomm);
+    struct rt_report *r = rt_report_begin(RT_KIND_RCU_GP_VIOLATION, t->tid);
+    if (!r)
+        return;
+    rt_report_headline(r, "BUG: grace period ended while a pre-existing reader was still running");
+    rt_report_stack(r, here(), "%s/%d: %s (%s) ended at:", comm, t->tid, what, flavor_names[f]);
+    rt_report_stack(r, s.stack, "while %s/%d is still inside the read-side critical section it entered before "
+                                "the grace period began, at:", rcomm, s.tid);
+    rt_report_text(r, "The RCU implementation broke its guarantee: memory freed after this grace period may still be "
+                      "in use by that reader.");
+    rt_report_finish(r);
+}
+
+void rt_rcu_wait_end(struct rt_thread *t, enum rt_rcu_flavor f, int barrier, uintptr_t pc)
+{
+    (void)pc;
+    __atomic_store_n(&t->rcu_waiting_for, NULL, __ATOMIC_RELEASE);
+    if (barrier || t->rcu.depth)
+        return;
+    uint64_t began = t->rcu.wait_clock;
+    check_gp(t, f, began, "synchronize_rcu()");
+    uint64_t done = __atomic_load_n(&gp_done[f], __ATOMIC_RELAXED);
+    while (done < began && !__atomic_compare_exchange_n(&gp_done[f], &done, began, 1, __ATOMIC_RELEASE,
+                                                         __ATOMIC_RELAXED))
+        ;
+}
+
+/* Queued rcu_heads: head -> where and when queued. Not lossy: a head is
+ * removed when its callback starts. */
+#define QUEUE_BUCKETS 4096
+struct queued { struct queued *next; uintptr_t head; void *func; uint64_t clock; rt_stack_id stack; uint8_t flavor; };
+static struct queued *queue_buckets[QUEUE_BUCKETS];
+static rt_spin_t queue_lock = RT_SPIN_INIT;
+static struct rt_pool queue_pool = RT_POOL_INIT(struct queued);
+
+int rt_rcu_call(struct rt_thread *t, enum rt_rcu_flavor f, const void *head, void *func, uintptr_t pc)
+{
+    rt_rcu_in_use = 1;
+    unsigned b = (unsigned)(rt_hash64((uintptr_t)head) & (QUEUE_BUCKETS - 1));
+    rt_stack_id stack = rt_site_stack(t, pc);
+    struct queued *q, *fresh = rt_pool_get(&queue_pool);
+    int inserted = 0;
+    rt_stack_id first = 0;
+    rt_spin_lock(&queue_lock);
+    for (q = queue_buckets[b]; q; q = q->next)
+        if (q->head == (uintptr_t)head)
+            break;
+    if (q) {
+        first = q->stack;
+    } else if (fresh) {
+        fresh->head = (uintptr_t)head;
+        fresh->func = func;
+        fresh->clock = rcu_clock();
+        fresh->stack = stack;
+        fresh->flavor = (uint8_t)f;
+        fresh->next = queue_buckets[b];
+        queue_buckets[b] = fresh;
+        inserted = 1;
+    }
+    rt_spin_unlock(&queue_lock);
+    if (inserted)
+        return RT_RCU_QUEUED;
+    if (fresh)
+        rt_pool_put(&queue_pool, fresh);
+    if (!q)
+        return RT_RCU_UNTRACKED;
+    char comm[32];
+    rt_thread_comm(t->tid, comm, sizeof comm);
+    struct rt_report *r = rt_report_begin(RT_KIND_RCU_DOUBLE_CALL, t->tid);
+    if (r) {
+        rt_report_headline(r, "BUG: call_rcu() of an rcu_head that is already queued");
+        rt_report_stack(r, here(), "%s/%d queues rcu_head [0x%lx] (%s) again at:", comm, t->tid,
+                        (unsigned long)(uintptr_t)head, flavor_names[f]);
+        rt_report_stack(r, first, "the same rcu_head is still queued from a call_rcu() at:");
+        rt_report_text(r, "Queueing it twice would corrupt the callback list and free the object twice; this "
+                          "call is not queued.");
+        rt_report_finish(r);
+    }
+    return RT_RCU_DUPLICATE;
+}
+
+void *rt_rcu_callback_begin(struct rt_thread *t, enum rt_rcu_flavor f, const void *head)
+{
+    void *func = NULL;
+    unsigned b = (unsigned)(rt_hash64((uintptr_t)head) & (QUEUE_BUCKETS - 1));
+    struct queued *q, **pp;
+    rt_spin_lock(&queue_lock);
+    for (pp = &queue_buckets[b]; (q = *pp); pp = &q->next)
+        if (q->head == (uintptr_t)head) {
+            *pp = q->next;
+            break;
+        }
+    rt_spin_unlock(&queue_lock);
+    t->rcu.in_callback = 1;
+    struct rt_lock *l = pseudo(t, f, 1, 0);
+    if (l) {
+        uint64_t chain = rt_on_lock_pre(t, l, RT_ACQ_READ, 0);
+        rt_on_lock_acquired(t, l, RT_ACQ_READ, chain, 0);
+    }
+    if (q) {
+        func = q->func;
+        check_gp(t, f, q->clock, "the grace period before a callback");
+        rt_pool_put(&queue_pool, q);
+    }
+    return func;
+}
+
+void rt_rcu_callback_end(struct rt_thread *t, enum rt_rcu_flavor f, const void *head)
+{
+    (void)head;
+    t->rcu.in_callback = 0;
+    rt_on_lock_release(t, (uintptr_t)&anchors[f][1], 0);
+}
+
+/* A running reader that holds a reference into the freed range. */
+struct ref_search {
+    uintptr_t start, end, unpub_clock;
+    int tid;
+    rt_stack_id enter_stack, deref_stack;
+    uint8_t flavor;
+};
+static void find_reference(struct rt_thread *t, void *arg)
+{
+    struct ref_search *s = arg;
+    if (s->tid || !__atomic_load_n(&t->rcu.depth, __ATOMIC_ACQUIRE))
+        return;
+    uint64_t entered = __atomic_load_n(&t->rcu.enter_clock, __ATOMIC_RELAXED);
+    /* A grace period that began after this reader entered has completed:
+     * the reader has left already; its state lags behind. */
+    if (entered < __atomic_load_n(&gp_done[t->rcu.flavor], __ATOMIC_ACQUIRE))
+        return;
+    unsigned n = t->rcu.nderef < RT_RCU_DEREFS ? t->rcu.nderef : RT_RCU_DEREFS;
+    for (unsigned i = 0; i < n; i++) {
+        uintptr_t v = __atomic_load_n(&t->rcu.deref[i].value, __ATOMIC_ACQUIRE);
+        if (v >= s->start && v < s->end) {
+            s->tid = t->tid;
+            s->enter_stack = t->rcu.enter_stack;
+            s->deref_stack = t->rcu.deref[i].stack;
+            s->flavor = t->rcu.flavor;
+            return;
+        }
+    }
+    /* Unpublished and freed with no grace period in between, while this
+     * reader, older than the unpublish, still runs. */
+    if (s->unpub_clock && entered < s->unpub_clock) {
+        s->tid = t->tid;
+        s->enter_stack = t->rcu.enter_stack;
+        s->deref_stack = 0;
+        s->flavor = t->rcu.flavor;
+    }
+}
+
+void rt_rcu_on_free(struct rt_thread *t, uintptr_t start, size_t len, uintptr_t pc)
+{
+    (void)pc;
+    if (t->rcu.in_callback)
+        return; /* a callback runs after its grace period by definition */
+    struct ref_search s = { start, start + len, 0, 0, 0, 0, 0 };
+    rt_stack_id unpub_stack = 0;
+    unsigned slot = (unsigned)(rt_hash64(start) & (UNPUB_SLOTS - 1));
+    rt_spin_lock(&unpub_lock);
+    if (unpub[slot].ptr == start) {
+        int gp_since = 0;
+        for (int f = 0; f < RT_RCU_FLAVORS; f++)
+            gp_since |= __atomic_load_n(&gp_done[f], __ATOMIC_ACQUIRE) > unpub[slot].clock;
+        if (!gp_since) {
+            s.unpub_clock = unpub[slot].clock;
+            unpub_stack = unpub[slot].stack;
+        }
+        unpub[slot].ptr = 0;
+    }
+    rt_spin_unlock(&unpub_lock);
+    rt_thread_for_each(find_reference, &s);
+    if (!s.tid)
+        return;
+    char comm[32], rcomm[32];
+    rt_thread_comm(t->tid, comm, sizeof comm);
+    rt_thread_comm(s.tid, rcomm, sizeof rcomm);
+    struct rt_report *r = rt_report_begin(RT_KIND_RCU_FREED_WHILE_REFERENCED, t->tid);
+    if (!r)
+        return;
+    rt_report_headline(r, "BUG: %s/%d, freeing [0x%lx-0x%lx] still referenced by an RCU reader!", comm, t->tid,
+                       (unsigned long)start, (unsigned long)(start + len));
+    rt_report_stack(r, here(), "free() by %s/%d at:", comm, t->tid);
+    rt_report_stack(r, s.enter_stack, "the reader %s/%d is inside the %s read-side critical section it entered at:",
+                    rcomm, s.tid, flavor_names[s.flavor]);
+    if (s.deref_stack)
+        rt_report_stack(r, s.deref_stack, "and obtained this object with rcu_dereference() at:");
+    if (unpub_stack)
+        rt_report_stack(r, unpub_stack, "the object was unpublished with no grace period before this free, at:");
+    rt_report_text(r, "Hint: free it with call_rcu(), or after synchronize_rcu().");
+    rt_report_finish(r);
+}
+
+void rt_rcu_on_thread_exit(struct rt_thread *t)
+{
+    if (!t->rcu.depth)
+        return;
+    report_simple(t, RT_KIND_RCU_EXIT_IN_READER, "WARNING: thread exited inside an RCU read-side critical section",
+                  NULL, "A reader that never leaves holds up every later grace period (librtdd_rcu ends the "
+                        "section by force; liburcu waits forever).");
+    __atomic_store_n(&t->rcu.depth, 0, __ATOMIC_RELEASE);
+    rt_on_lock_release(t, (uintptr_t)&anchors[t->rcu.flavor][0], 0);
+}
+
+unsigned long rt_rcu_migrated_sections(void)
+{
+    return __atomic_load_n(&migrated, __ATOMIC_RELAXED);
+}
+
+unsigned long rt_rcu_sections(void)
+{
+    return __atomic_load_n(&sections, __ATOMIC_RELAXED);
+}

@@ -1,0 +1,25 @@
+/* call_rcu() twice on the same rcu_head: reported, and the second call is
+ * not queued (the callback runs once). */
+// expect: rcu-double-call
+// log: BUG: call_rcu() of an rcu_head that is already queued
+// log: the same rcu_head is still queued from a call_rcu() at:
+// exit: 66
+#include "rcu_api.h"
+#include <stdlib.h>
+struct node { int key; struct rcu_head rcu; };
+static int freed_count;
+static void free_node(struct rcu_head *head)
+{
+    freed_count++;
+    free(container_of_head(head, struct node, rcu));
+}
+int main(void)
+{
+    test_rcu_online();
+    struct node *n = calloc(1, sizeof *n);
+    call_rcu(&n->rcu, free_node);
+    call_rcu(&n->rcu, free_node);
+    rcu_barrier_all();
+    test_rcu_offline();
+    return freed_count == 1 ? 0 : 1;
+}

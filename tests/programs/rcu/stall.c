@@ -1,0 +1,36 @@
+/* A reader that stays in its section longer than rcu_stall_timeout_ms
+ * holds up synchronize_rcu(): an INFO report names it. */
+// expect: rcu-stall
+// options: rcu_stall_timeout_ms=150
+// exit: 0
+// log: INFO: rcu detected stall: grace period blocked
+// log: blocked by reader
+#include "rcu_api.h"
+#include <unistd.h>
+static pthread_barrier_t entered;
+__attribute__((noinline)) static void slow_reader(void)
+{
+    rcu_read_lock();
+    pthread_barrier_wait(&entered);
+    usleep(600000);
+    rcu_read_unlock();
+}
+static void *reader(void *arg)
+{
+    test_rcu_online();
+    slow_reader();
+    test_rcu_offline();
+    return arg;
+}
+int main(void)
+{
+    pthread_t t;
+    pthread_barrier_init(&entered, NULL, 2);
+    test_rcu_online();
+    pthread_create(&t, NULL, reader, NULL);
+    pthread_barrier_wait(&entered);
+    synchronize_rcu();
+    pthread_join(t, NULL);
+    test_rcu_offline();
+    return 0;
+}

@@ -1,0 +1,13 @@
+/* rcu_read_unlock() with no matching rcu_read_lock(). */
+// expect: rcu-unbalanced
+// log: WARNING: bad rcu_read_unlock() nesting
+#include "rcu_api.h"
+int main(void)
+{
+    test_rcu_online();
+    rcu_read_lock();
+    rcu_read_unlock();
+    rcu_read_unlock();
+    test_rcu_offline();
+    return 0;
+}

@@ -1,0 +1,143 @@
+/* RCU checking driven with plain calls, as the hooks and wrappers make them. */
+#include "detect_suites.h"
+#include "engine.h"
+#include "rcucheck.h"
+#include "report.h"
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define PC(n) ((uintptr_t)0x600000 + (n))
+static struct rt_thread *reader, *updater;
+
+static void setup(void)
+{
+    test_log_setup(NULL);
+    reader = rt_thread_new((int)syscall(SYS_gettid));
+    updater = rt_thread_new(getpid());
+}
+
+START_TEST(freed_while_referenced)
+{
+    char *obj = malloc(64);
+    rt_rcu_read_enter(reader, RT_RCU_RTDD, PC(1));
+    rt_rcu_dereference(reader, obj, PC(2));
+    rt_rcu_publish(updater, obj, PC(3));
+    rt_rcu_on_free(updater, (uintptr_t)obj, 64, PC(4));
+    ck_assert_uint_eq(rt_report_count(RT_KIND_RCU_FREED_WHILE_REFERENCED), 1);
+    ck_assert_ptr_nonnull(strstr(test_log_read(), "obtained this object with rcu_dereference()"));
+    rt_rcu_read_exit(reader, RT_RCU_RTDD, PC(5));
+    free(obj);
+}
+END_TEST
+
+START_TEST(unpublished_freed_without_grace_period)
+{
+    char *obj = malloc(64);
+    rt_rcu_read_enter(reader, RT_RCU_MEMB, PC(1)); /* predates the unpublish, never dereferenced obj */
+    rt_rcu_publish(updater, obj, PC(3));
+    rt_rcu_on_free(updater, (uintptr_t)obj, 64, PC(4));
+    ck_assert_uint_eq(rt_report_count(RT_KIND_RCU_FREED_WHILE_REFERENCED), 1);
+    ck_assert_ptr_nonnull(strstr(test_log_read(), "unpublished with no grace period"));
+    free(obj);
+}
+END_TEST
+
+START_TEST(grace_period_between_makes_free_safe)
+{
+    char *obj = malloc(64);
+    rt_rcu_read_enter(reader, RT_RCU_RTDD, PC(1));
+    rt_rcu_dereference(reader, obj, PC(2));
+    rt_rcu_read_exit(reader, RT_RCU_RTDD, PC(5));
+    rt_rcu_publish(updater, obj, PC(3));
+    rt_rcu_wait_begin(updater, RT_RCU_RTDD, 0, PC(6));
+    rt_rcu_wait_end(updater, RT_RCU_RTDD, 0, PC(6));
+    rt_rcu_read_enter(reader, RT_RCU_RTDD, PC(1)); /* a new reader cannot see obj */
+    rt_rcu_on_free(updater, (uintptr_t)obj, 64, PC(4));
+    ck_assert_uint_eq(rt_report_errors(), 0);
+    free(obj);
+}
+END_TEST
+
+START_TEST(grace_period_with_old_reader_is_a_violation)
+{
+    rt_rcu_read_enter(reader, RT_RCU_RTDD, PC(1));
+    rt_rcu_wait_begin(updater, RT_RCU_RTDD, 0, PC(6));
+    rt_rcu_wait_end(updater, RT_RCU_RTDD, 0, PC(6)); /* a broken RCU let it return */
+    ck_assert_uint_eq(rt_report_count(RT_KIND_RCU_GP_VIOLATION), 1);
+}
+END_TEST
+
+START_TEST(reader_after_grace_period_start_is_fine)
+{
+    rt_rcu_wait_begin(updater, RT_RCU_RTDD, 0, PC(6));
+    rt_rcu_read_enter(reader, RT_RCU_RTDD, PC(1));
+    rt_rcu_wait_end(updater, RT_RCU_RTDD, 0, PC(6));
+    ck_assert_uint_eq(rt_report_count(RT_KIND_RCU_GP_VIOLATION), 0);
+}
+END_TEST
+
+static void cb(void) {}
+
+START_TEST(double_call_is_reported_and_dropped)
+{
+    static char head[16];
+    ck_assert_int_eq(rt_rcu_call(updater, RT_RCU_MEMB, head, (void *)cb, PC(7)), RT_RCU_QUEUED);
+    ck_assert_int_eq(rt_rcu_call(updater, RT_RCU_MEMB, head, (void *)cb, PC(8)), RT_RCU_DUPLICATE);
+    ck_assert_uint_eq(rt_report_count(RT_KIND_RCU_DOUBLE_CALL), 1);
+    ck_assert_ptr_eq(rt_rcu_callback_begin(updater, RT_RCU_MEMB, head), (void *)cb);
+    rt_rcu_callback_end(updater, RT_RCU_MEMB, head);
+    /* Once its callback ran, the head may be queued again. */
+    ck_assert_int_eq(rt_rcu_call(updater, RT_RCU_MEMB, head, (void *)cb, PC(7)), RT_RCU_QUEUED);
+}
+END_TEST
+
+START_TEST(unbalanced_unlock)
+{
+    rt_rcu_read_enter(reader, RT_RCU_RTDD, PC(1));
+    rt_rcu_read_enter(reader, RT_RCU_RTDD, PC(1));
+    rt_rcu_read_exit(reader, RT_RCU_RTDD, PC(2));
+    rt_rcu_read_exit(reader, RT_RCU_RTDD, PC(2));
+    ck_assert_uint_eq(rt_report_count(RT_KIND_RCU_UNBALANCED), 0);
+    rt_rcu_read_exit(reader, RT_RCU_RTDD, PC(2));
+    ck_assert_uint_eq(rt_report_count(RT_KIND_RCU_UNBALANCED), 1);
+}
+END_TEST
+
+START_TEST(sync_in_reader)
+{
+    rt_rcu_read_enter(reader, RT_RCU_RTDD, PC(1));
+    rt_rcu_wait_begin(reader, RT_RCU_RTDD, 0, PC(6));
+    ck_assert_uint_eq(rt_report_count(RT_KIND_RCU_SYNC_IN_READER), 1);
+    rt_rcu_wait_begin(reader, RT_RCU_RTDD, 1, PC(9)); /* rcu_barrier, same kind */
+    ck_assert_uint_eq(rt_report_count(RT_KIND_RCU_SYNC_IN_READER), 2);
+}
+END_TEST
+
+START_TEST(exit_in_reader)
+{
+    rt_rcu_read_enter(reader, RT_RCU_RTDD, PC(1));
+    rt_on_thread_exit(reader, 0, 0);
+    ck_assert_uint_eq(rt_report_count(RT_KIND_RCU_EXIT_IN_READER), 1);
+    ck_assert_uint_eq(rt_report_count(RT_KIND_LOCK_HELD_AT_EXIT), 0);
+}
+END_TEST
+
+Suite *rcucheck_suite(void)
+{
+    Suite *s = suite_create("rcucheck");
+    TCase *tc = tcase_create("rcucheck");
+    tcase_add_checked_fixture(tc, setup, NULL);
+    tcase_add_test(tc, freed_while_referenced);
+    tcase_add_test(tc, unpublished_freed_without_grace_period);
+    tcase_add_test(tc, grace_period_between_makes_free_safe);
+    tcase_add_test(tc, grace_period_with_old_reader_is_a_violation);
+    tcase_add_test(tc, reader_after_grace_period_start_is_fine);
+    tcase_add_test(tc, double_call_is_reported_and_dropped);
+    tcase_add_test(tc, unbalanced_unlock);
+    tcase_add_test(tc, sync_in_reader);
+    tcase_add_test(tc, exit_in_reader);
+    suite_add_tcase(s, tc);
+    return s;
+}
