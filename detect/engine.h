@@ -139,11 +139,15 @@ RT_FAST void rt_on_lock_release(struct rt_thread *t, uintptr_t addr, uintptr_t p
     unsigned n = t->nheld;
     if (__builtin_expect(n > 0 && !t->untracked, 1)) {
         struct rt_held *h = &t->held[n - 1];
-        if (__builtin_expect(h->addr == addr && h->count == 1 && h->mode == RT_HOLD_WRITE, 1)) {
+        if (__builtin_expect(h->addr == addr && h->count == 1, 1)) {
             struct rt_lock *l = h->lock;
-            if (__atomic_load_n(&l->id, __ATOMIC_RELAXED) == h->id &&
-                __atomic_load_n(&l->owner_tid, __ATOMIC_RELAXED) == t->tid)
+            if (h->mode == RT_HOLD_READ) {
+                if (!l->rcu_pseudo && __atomic_load_n(&l->id, __ATOMIC_RELAXED) == h->id)
+                    __atomic_fetch_sub(&l->readers, 1, __ATOMIC_ACQ_REL);
+            } else if (__atomic_load_n(&l->id, __ATOMIC_RELAXED) == h->id &&
+                       __atomic_load_n(&l->owner_tid, __ATOMIC_RELAXED) == t->tid) {
                 __atomic_store_n(&l->owner_tid, 0, __ATOMIC_RELEASE);
+            }
             t->nheld = n - 1;
             return;
         }

@@ -186,7 +186,10 @@ void rt_on_lock_acquired_slow(struct rt_thread *t, struct rt_lock *lock, unsigne
     h->trylock = (flags & RT_ACQ_TRY) != 0;
     h->cpu = (int16_t)rt_current_cpu();
     if (flags & RT_ACQ_READ) {
-        __atomic_fetch_add(&lock->readers, 1, __ATOMIC_ACQ_REL);
+        /* RCU readers are found through held stacks: no shared counter
+         * that every reader would write. */
+        if (!lock->rcu_pseudo)
+            __atomic_fetch_add(&lock->readers, 1, __ATOMIC_ACQ_REL);
     } else {
         __atomic_store_n(&lock->owner_stack, stack, __ATOMIC_RELAXED);
         __atomic_store_n(&lock->owner_tid, t->tid, __ATOMIC_RELEASE);
@@ -216,8 +219,10 @@ void rt_on_lock_release_slow(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
             return;
         struct rt_lock *l = h->lock;
         if (__atomic_load_n(&l->id, __ATOMIC_RELAXED) == h->id) {
-            if (h->mode == RT_HOLD_READ)
-                __atomic_fetch_sub(&l->readers, 1, __ATOMIC_ACQ_REL);
+            if (h->mode == RT_HOLD_READ) {
+                if (!l->rcu_pseudo)
+                    __atomic_fetch_sub(&l->readers, 1, __ATOMIC_ACQ_REL);
+            }
             else if (__atomic_load_n(&l->owner_tid, __ATOMIC_RELAXED) == t->tid)
                 __atomic_store_n(&l->owner_tid, 0, __ATOMIC_RELEASE);
         }

@@ -11,15 +11,29 @@
 #include <time.h>
 
 _Atomic int rt_rcu_in_use;
+
+/* Read-mostly: written once, so the read side does not store to it. */
+static inline void mark_in_use(void)
+{
+    if (!__atomic_load_n(&rt_rcu_in_use, __ATOMIC_RELAXED))
+        __atomic_store_n(&rt_rcu_in_use, 1, __ATOMIC_RELEASE);
+}
 static _Atomic unsigned long migrated, sections;
 
 static const char *const flavor_names[RT_RCU_FLAVORS] = { "librtdd_rcu", "urcu-memb", "urcu-mb", "urcu-bp",
                                                           "urcu-qsbr" };
 
-/* A clock every CPU agrees on, read without shared writes. */
+/* The RCU clock: an epoch that only update-side events advance (a grace
+ * period's start, an unpublish), so readers just load it. A reader that
+ * loaded epoch e entered before every event numbered above e. */
+static _Atomic uint64_t epoch = 1;
 static inline uint64_t rcu_clock(void)
 {
-    return __builtin_ia32_rdtsc();
+    return __atomic_load_n(&epoch, __ATOMIC_ACQUIRE);
+}
+static inline uint64_t rcu_tick(void)
+{
+    return __atomic_add_fetch(&epoch, 1, __ATOMIC_ACQ_REL);
 }
 
 /* The begin clock of the latest grace period that completed, per flavour:
@@ -82,7 +96,7 @@ static void report_simple(struct rt_thread *t, enum rt_kind kind, const char *he
 
 void rt_rcu_read_enter(struct rt_thread *t, enum rt_rcu_flavor f, uintptr_t pc)
 {
-    rt_rcu_in_use = 1;
+    mark_in_use();
     unsigned depth = t->rcu.depth;
     if (depth) {
         t->rcu.depth = depth + 1;
@@ -117,9 +131,10 @@ void rt_rcu_read_exit(struct rt_thread *t, enum rt_rcu_flavor f, uintptr_t pc)
         return;
     }
     __atomic_store_n(&t->rcu.depth, 0, __ATOMIC_RELEASE);
-    __atomic_fetch_add(&sections, 1, __ATOMIC_RELAXED);
+    /* Counted per thread (no shared write per section), summed at exit. */
+    t->rcu.sections++;
     if (rt_current_cpu() != t->rcu.enter_cpu)
-        __atomic_fetch_add(&migrated, 1, __ATOMIC_RELAXED);
+        t->rcu.migrated++;
     rt_on_lock_release(t, (uintptr_t)&anchors[f][0], pc);
 }
 
@@ -140,21 +155,21 @@ static rt_spin_t unpub_lock = RT_SPIN_INIT;
 
 void rt_rcu_publish(struct rt_thread *t, const void *old, uintptr_t pc)
 {
-    rt_rcu_in_use = 1;
+    mark_in_use();
     if (!old)
         return;
     unsigned slot = (unsigned)(rt_hash64((uintptr_t)old) & (UNPUB_SLOTS - 1));
     rt_stack_id stack = rt_site_stack(t, pc);
     rt_spin_lock(&unpub_lock);
     unpub[slot].ptr = (uintptr_t)old;
-    unpub[slot].clock = rcu_clock();
+    unpub[slot].clock = rcu_tick();
     unpub[slot].stack = stack;
     rt_spin_unlock(&unpub_lock);
 }
 
 void rt_rcu_wait_begin(struct rt_thread *t, enum rt_rcu_flavor f, int barrier, uintptr_t pc)
 {
-    rt_rcu_in_use = 1;
+    mark_in_use();
     const char *what = barrier ? "rcu_barrier()" : "synchronize_rcu()";
     if (t->rcu.depth) {
         char calls[64];
@@ -175,7 +190,7 @@ void rt_rcu_wait_begin(struct rt_thread *t, enum rt_rcu_flavor f, int barrier, u
     if (!l)
         return;
     rt_on_lock_pre(t, l, 0, pc);
-    t->rcu.wait_clock = rcu_clock();
+    t->rcu.wait_clock = rcu_tick();
     /* The watchdog sees a thread waiting for the readers that hold it. */
     t->rcu_wait_stack = rt_site_stack(t, pc);
     __atomic_fetch_add(&t->rcu_wait_seq, 1, __ATOMIC_RELAXED);
@@ -254,7 +269,7 @@ static struct rt_pool queue_pool = RT_POOL_INIT(struct queued);
 
 int rt_rcu_call(struct rt_thread *t, enum rt_rcu_flavor f, const void *head, void *func, uintptr_t pc)
 {
-    rt_rcu_in_use = 1;
+    mark_in_use();
     unsigned b = (unsigned)(rt_hash64((uintptr_t)head) & (QUEUE_BUCKETS - 1));
     rt_stack_id stack = rt_site_stack(t, pc);
     struct queued *q, *fresh = rt_pool_get(&queue_pool);
@@ -269,7 +284,7 @@ int rt_rcu_call(struct rt_thread *t, enum rt_rcu_flavor f, const void *head, voi
     } else if (fresh) {
         fresh->head = (uintptr_t)head;
         fresh->func = func;
-        fresh->clock = rcu_clock();
+        fresh->clock = rcu_tick();
         fresh->stack = stack;
         fresh->flavor = (uint8_t)f;
         fresh->next = queue_buckets[b];
@@ -422,12 +437,33 @@ void rt_rcu_on_thread_exit(struct rt_thread *t)
     rt_on_lock_release(t, (uintptr_t)&anchors[t->rcu.flavor][0], 0);
 }
 
+void rt_rcu_thread_gone(const struct rt_thread *t)
+{
+    __atomic_fetch_add(&sections, t->rcu.sections, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&migrated, t->rcu.migrated, __ATOMIC_RELAXED);
+}
+
+struct counts { unsigned long sections, migrated; };
+static void add_counts(struct rt_thread *t, void *arg)
+{
+    struct counts *c = arg;
+    c->sections += t->rcu.sections;
+    c->migrated += t->rcu.migrated;
+}
+
+static struct counts all_counts(void)
+{
+    struct counts c = { __atomic_load_n(&sections, __ATOMIC_RELAXED), __atomic_load_n(&migrated, __ATOMIC_RELAXED) };
+    rt_thread_for_each(add_counts, &c);
+    return c;
+}
+
 unsigned long rt_rcu_migrated_sections(void)
 {
-    return __atomic_load_n(&migrated, __ATOMIC_RELAXED);
+    return all_counts().migrated;
 }
 
 unsigned long rt_rcu_sections(void)
 {
-    return __atomic_load_n(&sections, __ATOMIC_RELAXED);
+    return all_counts().sections;
 }

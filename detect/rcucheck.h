@@ -39,6 +39,8 @@ void rt_rcu_on_thread_exit(struct rt_thread *t);
 /* Read sections that ended, and those of them that ended on another CPU
  * than they began on (the seed's migration case). */
 unsigned long rt_rcu_sections(void);
+/* A thread's counts move to the totals when its state is freed. */
+void rt_rcu_thread_gone(const struct rt_thread *t);
 unsigned long rt_rcu_migrated_sections(void);
 /* The watchdog's check of grace periods blocked longer than
  * rcu_stall_timeout_ms (INFO rcu-stall). */

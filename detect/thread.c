@@ -1,4 +1,5 @@
 #include "thread.h"
+#include "rcucheck.h"
 #include "rt_alloc.h"
 #include "rt_common.h"
 
@@ -27,6 +28,7 @@ struct rt_thread *rt_thread_new(int tid)
 
 void rt_thread_free(struct rt_thread *t)
 {
+    rt_rcu_thread_gone(t);
     rt_spin_lock(&registry_lock);
     if (t->prev)
         t->prev->next = t->next;

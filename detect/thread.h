@@ -37,6 +37,7 @@ struct rt_rcu_reader {
     unsigned nderef;
     struct { _Atomic uintptr_t value; rt_stack_id stack; } deref[RT_RCU_DEREFS];
     uint64_t wait_clock;  /* when this thread's synchronize_rcu began */
+    unsigned long sections, migrated; /* ended sections, and those that changed CPU */
 };
 
 struct rt_thread {

@@ -11,11 +11,20 @@ RTDD_CACHELINE uint64_t rtdd_rcu_gp_ctr = 1; /* nesting 1, phase 0 */
 RTDD_CACHELINE unsigned int rtdd_rcu_read_slow = RTDD_RCU_SLOW_FENCE; /* until membarrier is known */
 RTDD_CACHELINE uint64_t rtdd_rcu_read_slow_calls;
 
+/* A statistic: a plain load and store, not a locked increment, which would
+ * cost more than the rest of the out-of-line path; concurrent readers may
+ * lose counts. */
+static inline void count_slow_call(void)
+{
+    __atomic_store_n(&rtdd_rcu_read_slow_calls, __atomic_load_n(&rtdd_rcu_read_slow_calls, __ATOMIC_RELAXED) + 1,
+                     __ATOMIC_RELAXED);
+}
+
 void rtdd_rcu_read_lock_slow(void)
 {
     const void *caller = __builtin_return_address(0);
     unsigned int flags = __atomic_load_n(&rtdd_rcu_read_slow, __ATOMIC_RELAXED);
-    __atomic_fetch_add(&rtdd_rcu_read_slow_calls, 1, __ATOMIC_RELAXED);
+    count_slow_call();
     if (flags & RTDD_RCU_SLOW_FENCE)
         __atomic_thread_fence(__ATOMIC_SEQ_CST); /* order ctr store before the section */
     if (flags & RTDD_RCU_SLOW_HOOKS) {
@@ -30,13 +39,15 @@ void rtdd_rcu_read_unlock_slow(unsigned int depth_before)
 {
     const void *caller = __builtin_return_address(0);
     unsigned int flags = __atomic_load_n(&rtdd_rcu_read_slow, __ATOMIC_RELAXED);
-    __atomic_fetch_add(&rtdd_rcu_read_slow_calls, 1, __ATOMIC_RELAXED);
+    count_slow_call();
     if (flags & RTDD_RCU_SLOW_HOOKS) {
         const struct rtdd_rcu_debug_ops *ops = rtdd_rcu_hooks();
         if (ops && ops->read_exit)
             ops->read_exit(caller, depth_before);
     }
-    if (depth_before == 1) {
+    /* Only a waiter seen in the same load that sent us here needs the
+     * fence and the wake: with hooks alone this is the fast path's case. */
+    if (depth_before == 1 && (flags & RTDD_RCU_SLOW_WAITER)) {
         __atomic_thread_fence(__ATOMIC_SEQ_CST); /* release visible before testing waiter */
         rtdd_rcu_wake_gp_waiter();
     }

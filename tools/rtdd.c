@@ -1,4 +1,5 @@
 /* rtdd: the command line. Dispatches to the subcommands. */
+#include "analyze/analyze.h"
 #include "cli.h"
 #include "torture.h"
 #include <stdio.h>
@@ -12,6 +13,9 @@ static void usage(FILE *out)
             "commands:\n"
             "  run [--option=value ...] [--] PROGRAM [ARGS...]\n"
             "                 run PROGRAM with the rtdd runtime preloaded\n"
+            "  analyze [--format=text|json|sarif|junit|html] [--output=FILE] [--suppressions=FILE]\n"
+            "          [--baseline=FILE] [--debug-dir=DIR]... [--dot=FILE] LOG...\n"
+            "                 the post-mortem analyser: de-duplicate, symbolize, gate CI\n"
             "  torture [--duration=S] [--readers=N] [--writers=N]\n"
             "                 stress-test the RCU core (rcutorture-style)\n"
             "\n"
@@ -38,6 +42,8 @@ int main(int argc, char **argv)
     }
     if (!strcmp(cmd, "run"))
         return rtdd_run_main(argc - 1, argv + 1);
+    if (!strcmp(cmd, "analyze"))
+        return rtdd_analyze_main(argc - 1, argv + 1);
     if (!strcmp(cmd, "torture"))
         return rtdd_torture_main(argc - 1, argv + 1);
     fprintf(stderr, "rtdd: unknown command '%s'\n", cmd);

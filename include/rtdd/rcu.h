@@ -182,7 +182,7 @@ struct rtdd_rcu_stats {
     uint64_t callback_batches;   /* worker batches */
     uint64_t throttled_calls;    /* call_rcu() calls that waited at the hard limit */
     uint64_t max_pending;        /* high-water mark of pending callbacks */
-    uint64_t read_slow_calls;    /* read-side entries into the out-of-line path */
+    uint64_t read_slow_calls;    /* read-side entries into the out-of-line path (approximate when readers run concurrently) */
     uint64_t registered_threads; /* live registered reader slots */
     int membarrier;              /* 1: asymmetric barriers via membarrier(2) */
 };
