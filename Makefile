@@ -68,6 +68,7 @@ include tools/tools.mk
 include tests/programs/programs.mk
 include tests/cli/cli.mk
 include examples/examples.mk
+include tests/real/real.mk
 include bench/bench.mk
 
 check: deps

@@ -18,7 +18,7 @@ $(BUILD)/rt/%.o: %.c $(wildcard detect/*.h detect/*.def interpose/*.h)
 
 $(BUILD)/lib/librtdd.so: $(DETECT_OBJS) $(INTERPOSE_OBJS)
 	@mkdir -p $(dir $@)
-	@echo "  CC $@"; $(CC) $(RT_LDFLAGS) -o $@ $^ $(RT_LIBS)
+	@echo "  CC $@"; $(CC) $(RT_LDFLAGS) -o $@.tmp $^ $(RT_LIBS) && mv -f $@.tmp $@
 
 # The engine alone, for unit tests (optionally sanitized) and the CLI.
 $(BUILD)/unit-san$(SANITIZE)/detect/%.o: detect/%.c $(wildcard detect/*.h detect/*.def)

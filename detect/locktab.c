@@ -178,6 +178,11 @@ void rt_locktab_retire(struct rt_lock *lock)
     }
 }
 
+uint64_t rt_locktab_new_id(void)
+{
+    return __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED);
+}
+
 long rt_locktab_live(void)
 {
     return __atomic_load_n(&live_count, __ATOMIC_RELAXED);

@@ -53,6 +53,9 @@ struct rt_lock *rt_locktab_get(uintptr_t addr, enum rt_lock_type type, int *crea
 void rt_locktab_retire(struct rt_lock *lock);
 /* Number of live records: 0 lets free() skip all checks. */
 long rt_locktab_live(void);
+/* A fresh, never used lock id: gives a record a new identity, which makes
+ * every held-lock entry that names the old one stale (rt_held_live). */
+uint64_t rt_locktab_new_id(void);
 /* Calls fn for each live record whose object overlaps [start, start+len);
  * the callback may retire the record. Returns the number visited. */
 typedef void (*rt_lock_visit_fn)(struct rt_lock *lock, void *arg);

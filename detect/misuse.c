@@ -77,6 +77,18 @@ static const struct rt_held *same_class_other_cpu(const struct rt_thread *t, con
     return NULL;
 }
 
+/* The unlock released a mutex another thread holds (a hand-off, or
+ * confusion): the object is unlocked now, whoever took it. The record says
+ * so, and gets a new identity so that the owner's held-lock entry goes
+ * stale: its exit, later frees of the object and the lock-order checks no
+ * longer count it as held. */
+static void model_foreign_release(struct rt_lock *l)
+{
+    __atomic_store_n(&l->owner_tid, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&l->hold_count, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&l->id, rt_locktab_new_id(), __ATOMIC_RELEASE);
+}
+
 void rt_check_unheld_release(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
 {
     struct rt_lock *l = rt_locktab_find(addr);
@@ -92,11 +104,16 @@ void rt_check_unheld_release(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
     const struct rt_held *mine = same_class_other_cpu(t, l, cpu);
     int owner = __atomic_load_n(&l->owner_tid, __ATOMIC_ACQUIRE);
     int readers = __atomic_load_n(&l->readers, __ATOMIC_ACQUIRE);
+    /* Held by another thread: that is the fact to report (a hand-off of
+     * the lock between threads, as xfs_repair's buffer cache does). A
+     * same-class lock this thread holds from another CPU is then only a
+     * hint, not proof of per-CPU confusion. */
+    int foreign = owner != 0 && owner != t->tid && l->type != RT_LOCK_RWLOCK;
     struct rt_report *r;
-    if (mine) {
+    if (mine && !foreign) {
         r = rt_report_begin(RT_KIND_CROSS_CPU_UNLOCK, t->tid);
         if (!r)
-            return;
+            goto out;
         rt_lock_describe(mine->lock, mine->addr, other, sizeof other);
         rt_report_headline(r, "BUG: cross-CPU unlock confusion: lock taken on CPU %d released as CPU %d's lock",
                            mine->cpu, cpu);
@@ -112,18 +129,28 @@ void rt_check_unheld_release(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
     } else if (owner || readers) {
         r = rt_report_begin(RT_KIND_NON_OWNER_UNLOCK, t->tid);
         if (!r)
-            return;
+            goto out;
         rt_report_headline(r, "WARNING: lock released by a thread that does not hold it");
         rt_report_stack(r, here(), "%s/%d is releasing lock %s at:", comm, t->tid, desc);
         rt_report_holders(r, l, t->tid);
+        if (mine) {
+            rt_lock_describe(mine->lock, mine->addr, other, sizeof other);
+            rt_report_text(r, "%s/%d holds lock %s of the same class, taken on CPU %d; it now runs on CPU %d: "
+                              "if these are per-CPU locks, it released the wrong CPU's lock.",
+                           comm, t->tid, other, mine->cpu, cpu);
+        }
     } else {
         r = rt_report_begin(RT_KIND_BAD_UNLOCK, t->tid);
         if (!r)
-            return;
+            goto out;
         rt_report_headline(r, "WARNING: bad unlock balance detected!");
         rt_report_stack(r, here(), "%s/%d is trying to release lock %s at:", comm, t->tid, desc);
         rt_report_text(r, "but there are no more locks to release: no thread holds it.");
     }
     rt_report_held_locks(r, t, comm);
     rt_report_finish(r);
+out:
+    /* Whether reported, suppressed or a duplicate: the mutex is unlocked. */
+    if (foreign)
+        model_foreign_release(l);
 }

@@ -54,24 +54,14 @@ RTI_EXPORT int pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *at
 {
     if (unlikely(!rti_resolved()))
         return 0;
-    int r = rti_real.cond_init(c, attr);
-    struct rt_thread *t;
-    if (r == 0 && (t = rti_enter())) {
-        rt_on_lock_init(t, (uintptr_t)c, RT_LOCK_COND, RTI_CALLER());
-        rti_leave();
-    }
-    return r;
+    return rti_after_init(rti_real.cond_init(c, attr), (uintptr_t)c, RT_LOCK_COND, RTI_CALLER());
 }
 
 RTI_EXPORT int pthread_cond_destroy(pthread_cond_t *c)
 {
     if (unlikely(!rti_resolved()))
         return 0;
-    struct rt_thread *t = rti_enter();
-    if (t) {
-        rt_on_lock_destroy(t, (uintptr_t)c, RTI_CALLER());
-        rti_leave();
-    }
+    rti_before_destroy((uintptr_t)c, RTI_CALLER());
     return rti_real.cond_destroy(c);
 }
 
@@ -91,11 +81,7 @@ RTI_EXPORT int mtx_init(mtx_t *m, int type)
     if (unlikely(!rti_resolved()))
         return thrd_error;
     int r = rti_real.mtx_init(m, type);
-    struct rt_thread *t;
-    if (r == thrd_success && (t = rti_enter())) {
-        rt_on_lock_init(t, (uintptr_t)m, rti_mutex_type(m), RTI_CALLER());
-        rti_leave();
-    }
+    rti_after_init(r == thrd_success ? 0 : r, (uintptr_t)m, rti_mutex_type(m), RTI_CALLER());
     return r;
 }
 
@@ -103,11 +89,7 @@ RTI_EXPORT void mtx_destroy(mtx_t *m)
 {
     if (unlikely(!rti_resolved()))
         return;
-    struct rt_thread *t = rti_enter();
-    if (t) {
-        rt_on_lock_destroy(t, (uintptr_t)m, RTI_CALLER());
-        rti_leave();
-    }
+    rti_before_destroy((uintptr_t)m, RTI_CALLER());
     rti_real.mtx_destroy(m);
 }
 

@@ -8,12 +8,16 @@
 
 /* Expands to the body of a wrapper for object obj of rt_lock_type type;
  * ok(r) says whether the real call acquired the lock. */
-#define RTI_LOCK_BODY(obj, type, flags, real_call, ok)                          \
+#define RTI_LOCK_BODY(obj, type, flags, real_call, ok) \
+    RTI_LOCK_BODY_LOOKUP(rt_lock_lookup(t, (uintptr_t)(obj), (type), pc), flags, real_call, ok)
+
+/* The same with the lookup given as an expression of t and pc. */
+#define RTI_LOCK_BODY_LOOKUP(lookup, flags, real_call, ok)                      \
     uintptr_t pc = RTI_CALLER();                                                \
     struct rt_thread *t = rti_enter();                                          \
     if (unlikely(!t))                                                           \
         return rti_resolved() ? (real_call) : 0; /* single-threaded bootstrap */ \
-    struct rt_lock *l = rt_lock_lookup(t, (uintptr_t)(obj), (type), pc);        \
+    struct rt_lock *l = (lookup);                                               \
     uint64_t chain = 0;                                                         \
     if (likely(l != NULL))                                                      \
         chain = rt_on_lock_pre(t, l, (flags), pc);                              \
@@ -36,6 +40,27 @@
     rt_on_lock_release(t, (uintptr_t)(obj), RTI_CALLER());                      \
     rti_leave();                                                                \
     return (real_call)
+
+/* After a successful pthread_*_init: the object starts a new life. */
+static inline int rti_after_init(int r, uintptr_t obj, enum rt_lock_type type, uintptr_t pc)
+{
+    struct rt_thread *t;
+    if (r == 0 && (t = rti_enter())) {
+        rt_on_lock_init(t, obj, type, pc);
+        rti_leave();
+    }
+    return r;
+}
+
+/* Before pthread_*_destroy: the object's life ends. */
+static inline void rti_before_destroy(uintptr_t obj, uintptr_t pc)
+{
+    struct rt_thread *t = rti_enter();
+    if (t) {
+        rt_on_lock_destroy(t, obj, pc);
+        rti_leave();
+    }
+}
 
 /* A robust mutex whose owner died is acquired, in an inconsistent state. */
 #define RTI_PTHREAD_OK(r) (likely((r) == 0) || (r) == EOWNERDEAD)

@@ -20,24 +20,15 @@ RTI_EXPORT int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t 
 {
     if (unlikely(!rti_resolved()))
         return 0;
-    int r = rti_real.mutex_init(m, attr);
-    struct rt_thread *t;
-    if (r == 0 && (t = rti_enter())) {
-        rt_on_lock_init(t, (uintptr_t)m, mutex_type(m), RTI_CALLER());
-        rti_leave();
-    }
-    return r;
+    int r = rti_real.mutex_init(m, attr); /* the type is read from the initialized object */
+    return rti_after_init(r, (uintptr_t)m, mutex_type(m), RTI_CALLER());
 }
 
 RTI_EXPORT int pthread_mutex_destroy(pthread_mutex_t *m)
 {
     if (unlikely(!rti_resolved()))
         return 0;
-    struct rt_thread *t = rti_enter();
-    if (t) {
-        rt_on_lock_destroy(t, (uintptr_t)m, RTI_CALLER());
-        rti_leave();
-    }
+    rti_before_destroy((uintptr_t)m, RTI_CALLER());
     return rti_real.mutex_destroy(m);
 }
 

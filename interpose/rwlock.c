@@ -15,13 +15,9 @@ RTI_EXPORT int pthread_rwlock_init(pthread_rwlock_t *rw, const pthread_rwlockatt
 {
     if (unlikely(!rti_resolved()))
         return 0;
-    int r = rti_real.rwlock_init(rw, attr);
-    struct rt_thread *t;
-    if (r == 0 && (t = rti_enter())) {
-        rt_on_lock_init(t, (uintptr_t)rw, RT_LOCK_RWLOCK, RTI_CALLER());
+    int r = rti_after_init(rti_real.rwlock_init(rw, attr), (uintptr_t)rw, RT_LOCK_RWLOCK, RTI_CALLER());
+    if (r == 0)
         note_kind(rt_locktab_find((uintptr_t)rw), rw);
-        rti_leave();
-    }
     return r;
 }
 
@@ -29,36 +25,15 @@ RTI_EXPORT int pthread_rwlock_destroy(pthread_rwlock_t *rw)
 {
     if (unlikely(!rti_resolved()))
         return 0;
-    struct rt_thread *t = rti_enter();
-    if (t) {
-        rt_on_lock_destroy(t, (uintptr_t)rw, RTI_CALLER());
-        rti_leave();
-    }
+    rti_before_destroy((uintptr_t)rw, RTI_CALLER());
     return rti_real.rwlock_destroy(rw);
 }
 
-/* As RTI_LOCK_BODY; the lookup also records the rwlock's kind, which a
- * static initializer may have set. */
-#define RW_BODY(rw, flags, call)                                                  \
-    uintptr_t pc = RTI_CALLER();                                                  \
-    struct rt_thread *t = rti_enter();                                            \
-    if (unlikely(!t))                                                             \
-        return rti_resolved() ? (call) : 0;                                       \
-    struct rt_lock *l = note_kind(rt_lock_lookup(t, (uintptr_t)(rw), RT_LOCK_RWLOCK, pc), rw); \
-    uint64_t chain = 0;                                                           \
-    if (likely(l != NULL))                                                        \
-        chain = rt_on_lock_pre(t, l, (flags), pc);                                \
-    rti_leave();                                                                  \
-    int r = (call);                                                               \
-    if (likely(l != NULL)) {                                                      \
-        rti_guard++;                                                              \
-        if (r == 0)                                                               \
-            rt_on_lock_acquired(t, l, (flags), chain, pc);                        \
-        else                                                                      \
-            rt_on_lock_failed(t);                                                 \
-        rti_guard--;                                                              \
-    }                                                                             \
-    return r
+/* The lookup also records the rwlock's kind, which a static initializer
+ * may have set. */
+#define RW_BODY(rw, flags, call) \
+    RTI_LOCK_BODY_LOOKUP(note_kind(rt_lock_lookup(t, (uintptr_t)(rw), RT_LOCK_RWLOCK, pc), rw), flags, call, RW_OK)
+#define RW_OK(r) ((r) == 0)
 
 RTI_EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t *rw)
 {
@@ -109,24 +84,14 @@ RTI_EXPORT int pthread_spin_init(pthread_spinlock_t *s, int pshared)
 {
     if (unlikely(!rti_resolved()))
         return 0;
-    int r = rti_real.spin_init(s, pshared);
-    struct rt_thread *t;
-    if (r == 0 && (t = rti_enter())) {
-        rt_on_lock_init(t, (uintptr_t)s, RT_LOCK_SPIN, RTI_CALLER());
-        rti_leave();
-    }
-    return r;
+    return rti_after_init(rti_real.spin_init(s, pshared), (uintptr_t)s, RT_LOCK_SPIN, RTI_CALLER());
 }
 
 RTI_EXPORT int pthread_spin_destroy(pthread_spinlock_t *s)
 {
     if (unlikely(!rti_resolved()))
         return 0;
-    struct rt_thread *t = rti_enter();
-    if (t) {
-        rt_on_lock_destroy(t, (uintptr_t)s, RTI_CALLER());
-        rti_leave();
-    }
+    rti_before_destroy((uintptr_t)s, RTI_CALLER());
     return rti_real.spin_destroy(s);
 }
 
