@@ -11,10 +11,26 @@
 #define RTI_LOCK_BODY(obj, type, flags, real_call, ok) \
     RTI_LOCK_BODY_LOOKUP(rt_lock_lookup(t, (uintptr_t)(obj), (type), pc), flags, real_call, ok)
 
-/* The same with the lookup given as an expression of t and pc. */
+/* The same with the lookup given as an expression of t and pc. A thread
+ * holding no lock has nothing to check before the call (no order edge, no
+ * self-deadlock): it enters the runtime once, after the call. */
 #define RTI_LOCK_BODY_LOOKUP(lookup, flags, real_call, ok)                      \
     uintptr_t pc = RTI_CALLER();                                                \
-    struct rt_thread *t = rti_enter();                                          \
+    struct rt_thread *t = rti_self;                                             \
+    if (likely(t != NULL && t->nheld == 0 && !rti_guard &&                      \
+               __atomic_load_n(&rti_state, __ATOMIC_RELAXED) == RTI_READY)) {   \
+        int r = (real_call);                                                    \
+        if (likely(ok(r))) {                                                    \
+            rti_guard++;                                                        \
+            __atomic_signal_fence(__ATOMIC_SEQ_CST);                            \
+            struct rt_lock *l = (lookup);                                       \
+            if (likely(l != NULL))                                              \
+                rt_on_lock_acquired(t, l, (flags), 0, pc);                      \
+            rti_leave();                                                        \
+        }                                                                       \
+        return r;                                                               \
+    }                                                                           \
+    t = rti_enter();                                                            \
     if (unlikely(!t))                                                           \
         return rti_resolved() ? (real_call) : 0; /* single-threaded bootstrap */ \
     struct rt_lock *l = (lookup);                                               \
