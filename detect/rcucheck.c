@@ -21,7 +21,7 @@ static inline void mark_in_use(void)
 static _Atomic unsigned long migrated, sections;
 
 static const char *const flavor_names[RT_RCU_FLAVORS] = { "librtdd_rcu", "urcu-memb", "urcu-mb", "urcu-bp",
-                                                          "urcu-qsbr" };
+                                                          "urcu-qsbr", "urcu-signal" };
 
 /* The RCU clock: an epoch that only update-side events advance (a grace
  * period's start, an unpublish), so readers just load it. A reader that
@@ -50,9 +50,9 @@ static struct rt_lock *pseudo(struct rt_thread *t, enum rt_rcu_flavor f, int cal
     if (l && !l->rcu_pseudo) {
         static const char *const names[2][RT_RCU_FLAVORS] = {
             { "rcu_read_lock", "rcu_read_lock(urcu-memb)", "rcu_read_lock(urcu-mb)", "rcu_read_lock(urcu-bp)",
-              "rcu_read_lock(urcu-qsbr)" },
+              "rcu_read_lock(urcu-qsbr)", "rcu_read_lock(urcu-signal)" },
             { "rcu_callbacks", "rcu_callbacks(urcu-memb)", "rcu_callbacks(urcu-mb)", "rcu_callbacks(urcu-bp)",
-              "rcu_callbacks(urcu-qsbr)" },
+              "rcu_callbacks(urcu-qsbr)", "rcu_callbacks(urcu-signal)" },
         };
         l->name = names[callbacks][f];
         l->rcu_pseudo = (uint8_t)(1 + callbacks);
@@ -466,4 +466,11 @@ unsigned long rt_rcu_migrated_sections(void)
 unsigned long rt_rcu_sections(void)
 {
     return all_counts().sections;
+}
+
+void rt_rcucheck_after_fork(void)
+{
+    rt_spin_reinit(&unpub_lock);
+    rt_spin_reinit(&queue_lock);
+    rt_spin_reinit(&queue_pool.lock);
 }

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum rt_rcu_flavor { RT_RCU_RTDD, RT_RCU_MEMB, RT_RCU_MB, RT_RCU_BP, RT_RCU_QSBR, RT_RCU_FLAVORS };
+enum rt_rcu_flavor { RT_RCU_RTDD, RT_RCU_MEMB, RT_RCU_MB, RT_RCU_BP, RT_RCU_QSBR, RT_RCU_SIGNAL, RT_RCU_FLAVORS };
 
 /* Set by the first RCU event: from then on free() is checked against RCU
  * readers. */
@@ -45,4 +45,6 @@ unsigned long rt_rcu_migrated_sections(void);
 /* The watchdog's check of grace periods blocked longer than
  * rcu_stall_timeout_ms (INFO rcu-stall). */
 int rt_rcu_is_pseudo(const struct rt_lock *l);
+/* In a forked child: the tables' locks may have been held by vanished threads. */
+void rt_rcucheck_after_fork(void);
 #endif

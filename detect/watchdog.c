@@ -38,6 +38,7 @@ struct snap {
     uint64_t waiting_id, seq;
     rt_stack_id wait_stack;
     uint8_t wait_mode;
+    uint64_t rcu_enter_clock, rcu_wait_clock;
     unsigned nheld;
     struct { struct rt_lock *lock; uint64_t id; uintptr_t addr; rt_stack_id stack; uint8_t mode; } held[SNAP_HELD];
 };
@@ -67,6 +68,8 @@ static void take_snapshot(struct rt_thread *t, void *arg)
         s->wait_mode = RT_HOLD_WRITE;
     }
     s->waiting_id = s->waiting_for ? __atomic_load_n(&s->waiting_for->id, __ATOMIC_RELAXED) : 0;
+    s->rcu_enter_clock = __atomic_load_n(&t->rcu.enter_clock, __ATOMIC_RELAXED);
+    s->rcu_wait_clock = t->rcu.wait_clock;
     const struct rt_held *held = __atomic_load_n(&t->held, __ATOMIC_ACQUIRE);
     unsigned n = __atomic_load_n(&t->nheld, __ATOMIC_ACQUIRE);
     s->nheld = n;
@@ -178,7 +181,9 @@ static int report_stall(unsigned waiter, uint64_t blocked_ms)
     unsigned readers = 0;
     for (unsigned i = 0; i < nsnaps; i++)
         for (unsigned j = 0; j < snaps[i].nheld && j < SNAP_HELD; j++)
-            if (snaps[i].held[j].lock == w->waiting_for && snaps[i].held[j].mode == RT_HOLD_READ) {
+            /* Only readers older than the grace period hold it up. */
+            if (snaps[i].held[j].lock == w->waiting_for && snaps[i].held[j].mode == RT_HOLD_READ &&
+                (w->waiting_for->rcu_pseudo != 1 || snaps[i].rcu_enter_clock < w->rcu_wait_clock)) {
                 char rcomm[32];
                 rt_thread_comm(snaps[i].tid, rcomm, sizeof rcomm);
                 rt_report_stack(r, snaps[i].held[j].stack, "blocked by reader %s/%d, in the section it entered at:",

@@ -7,6 +7,7 @@
 #include "runtime.h"
 #include "symbolize.h"
 #include "lockorder.h"
+#include "rcucheck.h"
 #include "unwind.h"
 #include "watchdog.h"
 #include <dlfcn.h>
@@ -122,6 +123,7 @@ static void fork_child(void)
     rt_lockorder_after_fork();
     rt_symbolize_after_fork();
     rt_watchdog_after_fork();
+    rt_rcucheck_after_fork();
     rti_guard++;
     rt_on_fork_child(rti_self, (int)syscall(SYS_gettid));
     rti_guard--;

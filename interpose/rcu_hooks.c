@@ -136,8 +136,10 @@ RT_HIDDEN void rti_install_rcu_hooks(void)
     if (!set)
         return;
     /* Reports start at the program's call into the library, not inside it. */
-    struct rt_module m;
-    if (rt_module_find((uintptr_t)set, &m) == 0)
+    struct rt_module m, prog;
+    /* ...unless the library is linked into the program itself. */
+    if (rt_module_find((uintptr_t)set, &m) == 0 &&
+        !(rt_module_find((uintptr_t)dlsym(RTLD_DEFAULT, "main"), &prog) == 0 && prog.base == m.base))
         rt_unwind_add_skip_range(m.lo, m.hi);
     set(&ops);
 }

@@ -117,6 +117,7 @@ URCU_FLAVOR(RT_RCU_MEMB, memb)
 URCU_FLAVOR(RT_RCU_MB, mb)
 URCU_FLAVOR(RT_RCU_BP, bp)
 URCU_FLAVOR(RT_RCU_QSBR, qsbr)
+URCU_FLAVOR(RT_RCU_SIGNAL, signal)
 
 /* The pointer operations are shared by all flavours. */
 static void *(*real_deref)(void *);
