@@ -129,8 +129,15 @@ static void fork_child(void)
     rti_guard--;
 }
 
+RT_HIDDEN extern int rti_glibc_malloc;
+
 static void check_interposition(void)
 {
+    /* glibc's allocator: its chunk headers can be read directly. */
+    Dl_info real_alloc;
+    if (rti_real.malloc_usable_size && dladdr((void *)rti_real.malloc_usable_size, &real_alloc) &&
+        real_alloc.dli_fname && strstr(real_alloc.dli_fname, "/libc.so."))
+        rti_glibc_malloc = 1;
     /* An executable that defines malloc wins over LD_PRELOAD: free() is
      * never ours, so freed-lock checks cannot run. Say so once. */
     void *winner = dlsym(RTLD_DEFAULT, "free");

@@ -29,6 +29,20 @@ __attribute__((noinline)) static void check_freed_block(void *p, size_t size, ui
     rti_leave();
 }
 
+/* Set at setup when the real allocator is glibc's: then a block's size is
+ * read from its chunk header (as malloc_usable_size does) without a call. */
+RT_HIDDEN int rti_glibc_malloc;
+
+static inline size_t block_size(void *p)
+{
+    if (likely(rti_glibc_malloc)) {
+        size_t head = ((const size_t *)p)[-1];
+        /* mmapped chunks (bit 1) carry a two-word header, others one word. */
+        return (head & ~(size_t)7) - ((head & 2) ? 2 * sizeof(size_t) : sizeof(size_t));
+    }
+    return rti_real.malloc_usable_size ? rti_real.malloc_usable_size(p) : 1;
+}
+
 /* Before memory's life ends: held locks inside it are bugs; every lock
  * record inside it is retired so the address can be a new lock later. The
  * inline part only asks whether any lock was ever near the block. */
@@ -37,7 +51,7 @@ static inline void lifetime_ends(void *p, uintptr_t pc)
     int rcu = __atomic_load_n(&rt_rcu_in_use, __ATOMIC_RELAXED);
     if (likely(rt_locktab_live() == 0) && likely(!rcu))
         return;
-    size_t size = rti_real.malloc_usable_size ? rti_real.malloc_usable_size(p) : 1;
+    size_t size = block_size(p);
     if (unlikely(rcu) || unlikely(rt_locktab_may_overlap((uintptr_t)p, size)))
         check_freed_block(p, size, pc);
 }
