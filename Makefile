@@ -70,6 +70,9 @@ include tests/cli/cli.mk
 include examples/examples.mk
 include tests/real/real.mk
 include bench/bench.mk
+include install.mk
+include tests/guide/guide.mk
+include tests/stress/stress.mk
 
 check: deps
 	@$(MAKE) --no-print-directory check-prepare

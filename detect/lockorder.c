@@ -395,7 +395,9 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
      * transitivity, so the graph stays linear in the locking done. */
     for (unsigned i = t->nheld; to && i-- > 0;) {
         const struct rt_held *h = &t->held[i];
-        if (h->lock->no_order || h->lock == lock)
+        /* A lock freed or destroyed while held is gone: its record may
+         * already describe another lock. */
+        if (!rt_held_live(h) || h->lock->no_order || h->lock == lock)
             continue;
         struct lo_node *from = get_node(h->lock, h->addr);
         if (!from || from == to)
@@ -404,7 +406,7 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
         uint64_t gates[MAX_GATES];
         unsigned ngates = 0;
         for (unsigned g = 0; g < i && ngates < MAX_GATES; g++)
-            if (!t->held[g].lock->no_order)
+            if (rt_held_live(&t->held[g]) && !t->held[g].lock->no_order)
                 gates[ngates++] = node_key(t->held[g].lock);
         struct lo_edge *e = find_edge(from, to);
         if (e) {

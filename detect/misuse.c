@@ -71,7 +71,7 @@ static const struct rt_held *same_class_other_cpu(const struct rt_thread *t, con
 {
     for (unsigned i = t->nheld; i-- > 0;) {
         const struct rt_held *h = &t->held[i];
-        if (h->lock != l && h->lock->class_key == l->class_key && h->cpu >= 0 && h->cpu != cpu)
+        if (rt_held_live(h) && h->lock != l && h->lock->class_key == l->class_key && h->cpu >= 0 && h->cpu != cpu)
             return h;
     }
     return NULL;

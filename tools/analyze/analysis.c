@@ -76,7 +76,7 @@ static int suppressed(const struct az_analysis *a, const struct az_report *r)
     if (!a->suppressions || r->kind < 0)
         return 0;
     /* The pattern may match the function, source file or module of any frame. */
-    const char *strings[4];
+    const char *strings[5];
     char norm[128];
     for (unsigned i = 0; i < r->nsections; i++) {
         const struct az_section *s = &r->sections[i];
@@ -85,6 +85,9 @@ static int suppressed(const struct az_analysis *a, const struct az_report *r)
             const struct az_frame *f = &s->frames[j];
             strings[n++] = f->function;
             strings[n++] = f->file;
+            /* As the runtime: a pattern may name the file by its base name. */
+            if (f->file && strrchr(f->file, '/'))
+                strings[n++] = strrchr(f->file, '/') + 1;
             strings[n++] = f->module;
             if (f->function) {
                 az_normalize_function(f->function, norm, sizeof norm);
