@@ -42,6 +42,7 @@ static void policy_gc_task(struct xfrm_policy *policy)
 static void *worker_thread(void *arg)
 {
     (void)arg;
+    pthread_setname_np(pthread_self(), "gc_worker");
     pthread_barrier_wait(&lock_taken);
     pthread_mutex_lock(&gc_list_lock);
     struct xfrm_policy *policy = gc_list;
@@ -56,6 +57,7 @@ static void *worker_thread(void *arg)
 static void *policy_user(void *arg)
 {
     struct xfrm_policy *policy = arg;
+    pthread_setname_np(pthread_self(), "policy_user");
     pthread_mutex_lock(&policy->lock);
     pthread_barrier_wait(&lock_taken); /* holds the lock while gc runs */
     pthread_barrier_wait(&gc_done);
@@ -71,9 +73,7 @@ int main(void)
     struct xfrm_policy *policy = policy_alloc("10.0.0.0/8 -> tunnel0");
     gc_list = policy;
     pthread_create(&user, NULL, policy_user, policy);
-    pthread_setname_np(user, "policy_user");
     pthread_create(&gc, NULL, worker_thread, NULL);
-    pthread_setname_np(gc, "gc_worker");
     pthread_join(gc, NULL);
     pthread_join(user, NULL);
     printf("xfrm_gc: policy freed by the gc worker while its lock was held\n");
