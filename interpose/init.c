@@ -11,6 +11,7 @@
 #include "unwind.h"
 #include "watchdog.h"
 #include <dlfcn.h>
+#include <link.h>
 #include <signal.h>
 #include <time.h>
 #include <limits.h>
@@ -142,8 +143,12 @@ static void check_interposition(void)
      * never ours, so freed-lock checks cannot run. Say so once. */
     void *winner = dlsym(RTLD_DEFAULT, "free");
     Dl_info ours, theirs;
-    if (winner && dladdr((void *)check_interposition, &ours) && dladdr(winner, &theirs) &&
-        ours.dli_fbase != theirs.dli_fbase && theirs.dli_fname && !strstr(theirs.dli_fname, "libc.so")) {
+    const ElfW(Sym) *sym = NULL;
+    /* A program that takes free's address has a canonical PLT entry for it:
+     * an undefined symbol with a value, which still leads to ours. */
+    if (winner && dladdr((void *)check_interposition, &ours) &&
+        dladdr1(winner, &theirs, (void **)&sym, RTLD_DL_SYMENT) && ours.dli_fbase != theirs.dli_fbase &&
+        theirs.dli_fname && !strstr(theirs.dli_fname, "libc.so") && sym && sym->st_shndx != SHN_UNDEF) {
         static const char msg[] = "rtdd: warning: the program replaces malloc/free itself; "
                                   "active-lock-freed checks are off\n";
         rt_log_write(msg, sizeof msg - 1);
