@@ -26,7 +26,7 @@ RECORD     := tests/record.sh $(RESULTS)
 
 # Debian packages the build and tests need: pkg-config module or command -> package.
 DEP_PKGCONFIG := libunwind:libunwind-dev libdw:libdw-dev check:check liburcu:liburcu-dev json-c:libjson-c-dev zlib:zlib1g-dev
-DEP_COMMANDS  := valgrind:valgrind clang:clang spin:spin dot:graphviz jsonschema:python3-jsonschema
+DEP_COMMANDS  := valgrind:valgrind clang:clang spin:spin dot:graphviz jsonschema:python3-jsonschema gnuplot:gnuplot-nox
 
 .PHONY: all check demo bench verify install uninstall clean deps check-prepare
 all: deps

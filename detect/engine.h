@@ -33,6 +33,13 @@ void rt_on_cond_wait_end(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, u
  * checks its stack [stack_lo, stack_hi) like freed memory. */
 void rt_on_thread_exit(struct rt_thread *t, uintptr_t stack_lo, uintptr_t stack_hi);
 
+/* Threads holding lock l for reading (an rwlock's readers live only in
+ * the holders' held stacks: no counter every reader would write). Returns
+ * their number; *tid and *stack describe one of them. */
+int rt_lock_readers(const struct rt_lock *l, int *tid, rt_stack_id *stack);
+/* Is l held by anyone: an owner, or readers. */
+int rt_lock_is_held(const struct rt_lock *l);
+
 /* In a forked child (the only thread left is self): reports locks other
  * threads held at the fork (INFO) and resets the thread registry. */
 void rt_on_fork_child(struct rt_thread *self, int new_tid);
@@ -106,7 +113,7 @@ RT_FAST void rt_on_lock_acquired(struct rt_thread *t, struct rt_lock *lock, unsi
                                        uintptr_t pc)
 {
     if (__builtin_expect(t->untracked || t->nheld >= t->held_cap || lock->type == RT_LOCK_MUTEX_RECURSIVE ||
-                             t->waiting_for || flags,
+                             t->waiting_for || (flags & ~RT_ACQ_READ),
                          0)) {
         rt_on_lock_acquired_slow(t, lock, flags, chain, pc);
         return;
@@ -119,9 +126,11 @@ RT_FAST void rt_on_lock_acquired(struct rt_thread *t, struct rt_lock *lock, unsi
     h->chain = chain;
     h->stack = stack;
     h->count = 1;
-    h->mode = RT_HOLD_WRITE;
+    h->mode = (flags & RT_ACQ_READ) ? RT_HOLD_READ : RT_HOLD_WRITE;
     h->trylock = 0;
     h->cpu = (int16_t)rt_current_cpu();
+    if (flags & RT_ACQ_READ)
+        return; /* readers are known from the held stacks alone */
     __atomic_store_n(&lock->owner_stack, stack, __ATOMIC_RELAXED);
     __atomic_store_n(&lock->owner_tid, t->tid, __ATOMIC_RELEASE);
 }
@@ -141,13 +150,9 @@ RT_FAST void rt_on_lock_release(struct rt_thread *t, uintptr_t addr, uintptr_t p
         struct rt_held *h = &t->held[n - 1];
         if (__builtin_expect(h->addr == addr && h->count == 1, 1)) {
             struct rt_lock *l = h->lock;
-            if (h->mode == RT_HOLD_READ) {
-                if (!l->rcu_pseudo && __atomic_load_n(&l->id, __ATOMIC_RELAXED) == h->id)
-                    __atomic_fetch_sub(&l->readers, 1, __ATOMIC_ACQ_REL);
-            } else if (__atomic_load_n(&l->id, __ATOMIC_RELAXED) == h->id &&
-                       __atomic_load_n(&l->owner_tid, __ATOMIC_RELAXED) == t->tid) {
+            if (h->mode != RT_HOLD_READ && __atomic_load_n(&l->id, __ATOMIC_RELAXED) == h->id &&
+                __atomic_load_n(&l->owner_tid, __ATOMIC_RELAXED) == t->tid)
                 __atomic_store_n(&l->owner_tid, 0, __ATOMIC_RELEASE);
-            }
             t->nheld = n - 1;
             return;
         }

@@ -42,7 +42,7 @@ static void report_freed_lock(struct free_ctx *c, struct rt_lock *l)
 static void check_lock(struct rt_lock *l, void *arg)
 {
     struct free_ctx *c = arg;
-    if (__atomic_load_n(&l->owner_tid, __ATOMIC_ACQUIRE) || __atomic_load_n(&l->readers, __ATOMIC_ACQUIRE))
+    if (rt_lock_is_held(l))
         report_freed_lock(c, l);
     rt_locktab_retire(l);
 }

@@ -1,4 +1,5 @@
 #include "lockdesc.h"
+#include "engine.h"
 #include "modules.h"
 #include "rt_fmt.h"
 #include "runtime.h"
@@ -106,24 +107,6 @@ void rt_report_held_locks(struct rt_report *r, const struct rt_thread *t, const 
         rt_report_text(r, " ... and %u more", n - 16);
 }
 
-/* Where another thread took the lock: its held entry when it still has it. */
-struct holder_search { uint64_t id; const struct rt_lock *lock; int tid; rt_stack_id stack; int cpu; };
-static void find_holder(struct rt_thread *t, void *arg)
-{
-    struct holder_search *s = arg;
-    if (s->tid)
-        return;
-    const struct rt_held *held = __atomic_load_n(&t->held, __ATOMIC_ACQUIRE);
-    unsigned n = __atomic_load_n(&t->nheld, __ATOMIC_ACQUIRE);
-    for (unsigned i = 0; i < n && held; i++)
-        if (held[i].lock == s->lock && held[i].id == s->id) {
-            s->tid = t->tid;
-            s->stack = held[i].stack;
-            s->cpu = held[i].cpu;
-            return;
-        }
-}
-
 void rt_report_holders(struct rt_report *r, const struct rt_lock *l, int self_tid)
 {
     char comm[32];
@@ -135,16 +118,16 @@ void rt_report_holders(struct rt_report *r, const struct rt_lock *l, int self_ti
                         owner == self_tid ? "this thread, " : "", comm, owner);
         return;
     }
-    struct holder_search s = { __atomic_load_n(&l->id, __ATOMIC_RELAXED), l, 0, 0, -1 };
-    rt_thread_for_each(find_holder, &s);
-    if (s.tid) {
-        rt_thread_comm(s.tid, comm, sizeof comm);
-        int readers = __atomic_load_n(&l->readers, __ATOMIC_RELAXED);
-        rt_report_stack(r, s.stack, "the lock [0x%lx] (%s) is held for reading by %s%s/%d (%d reader%s in all), taken at:",
+    int tid = 0;
+    rt_stack_id stack = 0;
+    int readers = rt_lock_readers(l, &tid, &stack);
+    if (readers) {
+        rt_thread_comm(tid, comm, sizeof comm);
+        rt_report_stack(r, stack, "the lock [0x%lx] (%s) is held for reading by %s%s/%d (%d reader%s in all), taken at:",
                         (unsigned long)l->addr, rt_lock_type_name((enum rt_lock_type)l->type),
-                        s.tid == self_tid ? "this thread, " : "", comm, s.tid, readers, readers == 1 ? "" : "s");
+                        tid == self_tid ? "this thread, " : "", comm, tid, readers, readers == 1 ? "" : "s");
     } else {
-        rt_report_text(r, "the lock is held for reading by %d thread(s)", __atomic_load_n(&l->readers, __ATOMIC_RELAXED));
+        rt_report_text(r, "no thread holds the lock any more");
     }
 }
 

@@ -70,7 +70,7 @@ void rt_on_lock_init(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type
 {
     struct rt_lock *old = rt_locktab_find(addr);
     if (old) {
-        if (__atomic_load_n(&old->owner_tid, __ATOMIC_ACQUIRE) || __atomic_load_n(&old->readers, __ATOMIC_ACQUIRE))
+        if (rt_lock_is_held(old))
             rt_report_destroy_locked(t, old, "re-initializing", pc);
         rt_locktab_retire(old);
     }
@@ -92,7 +92,7 @@ void rt_on_lock_destroy(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
     struct rt_lock *l = rt_locktab_find(addr);
     if (!l)
         return;
-    if (__atomic_load_n(&l->owner_tid, __ATOMIC_ACQUIRE) || __atomic_load_n(&l->readers, __ATOMIC_ACQUIRE))
+    if (rt_lock_is_held(l))
         rt_report_destroy_locked(t, l, "destroying", pc);
     rt_locktab_retire(l);
 }
@@ -185,12 +185,7 @@ void rt_on_lock_acquired_slow(struct rt_thread *t, struct rt_lock *lock, unsigne
     h->mode = (flags & RT_ACQ_READ) ? RT_HOLD_READ : RT_HOLD_WRITE;
     h->trylock = (flags & RT_ACQ_TRY) != 0;
     h->cpu = (int16_t)rt_current_cpu();
-    if (flags & RT_ACQ_READ) {
-        /* RCU readers are found through held stacks: no shared counter
-         * that every reader would write. */
-        if (!lock->rcu_pseudo)
-            __atomic_fetch_add(&lock->readers, 1, __ATOMIC_ACQ_REL);
-    } else {
+    if (!(flags & RT_ACQ_READ)) { /* readers are known from the held stacks alone */
         __atomic_store_n(&lock->owner_stack, stack, __ATOMIC_RELAXED);
         __atomic_store_n(&lock->owner_tid, t->tid, __ATOMIC_RELEASE);
     }
@@ -219,10 +214,8 @@ void rt_on_lock_release_slow(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
             return;
         struct rt_lock *l = h->lock;
         if (__atomic_load_n(&l->id, __ATOMIC_RELAXED) == h->id) {
-            if (h->mode == RT_HOLD_READ) {
-                if (!l->rcu_pseudo)
-                    __atomic_fetch_sub(&l->readers, 1, __ATOMIC_ACQ_REL);
-            }
+            if (h->mode == RT_HOLD_READ)
+                ;
             else if (__atomic_load_n(&l->owner_tid, __ATOMIC_RELAXED) == t->tid)
                 __atomic_store_n(&l->owner_tid, 0, __ATOMIC_RELEASE);
         }
@@ -230,4 +223,37 @@ void rt_on_lock_release_slow(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
         return;
     }
     rt_check_unheld_release(t, addr, pc);
+}
+
+struct reader_search { const struct rt_lock *lock; uint64_t id; int count, tid; rt_stack_id stack; };
+static void count_readers(struct rt_thread *t, void *arg)
+{
+    struct reader_search *s = arg;
+    const struct rt_held *held = __atomic_load_n(&t->held, __ATOMIC_ACQUIRE);
+    unsigned n = __atomic_load_n(&t->nheld, __ATOMIC_ACQUIRE);
+    for (unsigned i = 0; i < n && held; i++)
+        if (held[i].lock == s->lock && held[i].id == s->id && held[i].mode == RT_HOLD_READ) {
+            if (!s->count++) {
+                s->tid = t->tid;
+                s->stack = held[i].stack;
+            }
+            return;
+        }
+}
+
+int rt_lock_readers(const struct rt_lock *l, int *tid, rt_stack_id *stack)
+{
+    struct reader_search s = { l, __atomic_load_n(&l->id, __ATOMIC_RELAXED), 0, 0, 0 };
+    if (l->type == RT_LOCK_RWLOCK)
+        rt_thread_for_each(count_readers, &s);
+    if (tid)
+        *tid = s.tid;
+    if (stack)
+        *stack = s.stack;
+    return s.count;
+}
+
+int rt_lock_is_held(const struct rt_lock *l)
+{
+    return __atomic_load_n(&l->owner_tid, __ATOMIC_ACQUIRE) != 0 || rt_lock_readers(l, NULL, NULL) > 0;
 }

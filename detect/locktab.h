@@ -28,7 +28,6 @@ struct rt_lock {
     _Atomic rt_stack_id owner_stack;  /* where the owner took it */
     rt_stack_id init_stack;       /* pthread_*_init, or first use for static locks */
     int init_tid;
-    _Atomic int readers;          /* read holders of an rwlock */
     uintptr_t class_key;          /* init site pc, or first-use site pc for static locks */
     uint8_t writer_preferring;    /* rwlock whose readers must not recurse */
     uint8_t no_order;             /* annotated: excluded from order checking */

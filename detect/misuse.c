@@ -103,7 +103,7 @@ void rt_check_unheld_release(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
     rt_lock_describe(l, addr, desc, sizeof desc);
     const struct rt_held *mine = same_class_other_cpu(t, l, cpu);
     int owner = __atomic_load_n(&l->owner_tid, __ATOMIC_ACQUIRE);
-    int readers = __atomic_load_n(&l->readers, __ATOMIC_ACQUIRE);
+    int readers = rt_lock_readers(l, NULL, NULL);
     /* Held by another thread: that is the fact to report (a hand-off of
      * the lock between threads, as xfs_repair's buffer cache does). A
      * same-class lock this thread holds from another CPU is then only a
