@@ -1,18 +1,47 @@
-# Benchmarks (not tests): `make bench` prints ratios against the peers
-# measured in the same run. QUICK=1 shortens every run.
-MICRO_BIN := $(BUILD)/bench/micro
-ifeq ($(QUICK),1)
-MICRO_ARGS := 3 5000000
-else
-MICRO_ARGS := 9 20000000
-endif
+# Benchmarks (not tests; never part of `make check`): `make bench` measures
+# rtdd against native, ThreadSanitizer, Helgrind and DRD in one run, writes
+# bench/results/{machine,micro,real}.csv and regenerates docs/performance.md
+# (+ docs/performance.svg) from all the CSVs, rcu.csv included (bench-rcu
+# runs first: rcu/rcu.mk is included before this file). QUICK=1: short run.
+# Needs (Debian): valgrind, clang, gnuplot-nox, xz-utils, zstd, pigz, sqlite3.
+BENCH_DIR  := $(BUILD)/bench
+MICRO_BIN  := $(BENCH_DIR)/micro
+MICRO_TSAN := $(BENCH_DIR)/micro-tsan
+MEASURE    := $(BENCH_DIR)/measure
+REAL_GEN   := $(BENCH_DIR)/gen
+BENCH_CC   := $(CC) -O2 -g -Wall -Wextra -Werror
 
 $(MICRO_BIN): bench/micro/micro.c
 	@mkdir -p $(dir $@)
-	@echo "  CC $@"; $(CC) -O2 -g -Wall -Wextra -Werror -pthread -o $@ $<
+	@echo "  CC $@"; $(BENCH_CC) -pthread -o $@ $<
 
-BENCH_TARGETS += bench-micro
-.PHONY: bench-micro
-bench-micro: $(MICRO_BIN) $(BUILD)/lib/librtdd.so $(BUILD)/bin/rtdd
-	@echo "== micro-benchmarks: native vs rtdd (medians, alternating runs)"
-	@bench/micro/run.sh $(BUILD)/bin/rtdd $(MICRO_BIN) bench/results/micro.csv $(MICRO_ARGS)
+# The same source rebuilt with ThreadSanitizer.
+$(MICRO_TSAN): bench/micro/micro.c
+	@mkdir -p $(dir $@)
+	@echo "  CLANG $@"; clang -O2 -g -Wall -Wextra -Werror -fsanitize=thread -pthread -o $@ $<
+
+$(MEASURE): bench/micro/measure.c
+	@mkdir -p $(dir $@)
+	@echo "  CC $@"; $(BENCH_CC) -o $@ $<
+
+$(REAL_GEN): bench/real/gen.c
+	@mkdir -p $(dir $@)
+	@echo "  CC $@"; $(BENCH_CC) -o $@ $<
+
+BENCH_TARGETS += bench-micro bench-real bench-report
+.PHONY: bench-micro bench-real bench-report bench-tools
+
+bench-tools: $(MICRO_BIN) $(MICRO_TSAN) $(MEASURE) $(REAL_GEN) $(BUILD)/lib/librtdd.so $(BUILD)/bin/rtdd \
+             $(BENCH_DIR)/rcubench-rtdd
+
+bench-micro: bench-tools
+	@. bench/micro/common.sh && machine_info bench/results/machine.csv $(QUICK)
+	@echo "== micro-benchmarks: native vs rtdd vs ThreadSanitizer vs Helgrind vs DRD"
+	@RTDD=$(BUILD)/bin/rtdd QUICK=$(QUICK) bench/micro/run.sh $(BENCH_DIR) bench/results/micro.csv
+
+bench-real: bench-tools
+	@echo "== real programs: native vs rtdd vs Helgrind vs DRD"
+	@RTDD=$(BUILD)/bin/rtdd QUICK=$(QUICK) bench/real/run.sh $(BENCH_DIR) bench/results/real.csv
+
+bench-report:
+	@bench/report.sh bench/results docs/performance.md docs/performance.svg

@@ -1,7 +1,18 @@
 /* Micro-benchmarks: one workload per run, printing nanoseconds per
- * operation. The same binary runs natively and under rtdd so that the
- * only difference is the preloaded runtime.
- *   micro WORKLOAD ITERATIONS                                          */
+ * operation. The same source runs natively, under `rtdd run`, rebuilt
+ * with -fsanitize=thread, and under Helgrind/DRD, so that the only
+ * difference is the checking tool.
+ *   micro WORKLOAD ITERATIONS
+ * Workloads (one "operation" each):
+ *   mutex_pair        uncontended pthread_mutex_lock+unlock
+ *   mutex_contended   lock+unlock of one mutex by 2 threads (ITERATIONS in total)
+ *   nested3           2 threads each take A, B, C in that order and release (one op = 3 locks)
+ *   rwlock_read       uncontended pthread_rwlock_rdlock+unlock
+ *   spin_pair         uncontended pthread_spin_lock+unlock
+ *   malloc_free_64    malloc(64)+free
+ *   free_heavy_1000   malloc+free of 16..1008 bytes while 1,000 heap mutexes are held
+ *   graph             lock-order graph build: for i < ITERATIONS lock m[i] then m[i+1]
+ *                     (one op = one new lock and one new edge; no warm-up) */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,20 +26,83 @@ static double now_ns(void)
     return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
+#define BARRIER() __asm__ volatile("" ::: "memory")
 
-/* Uncontended lock+unlock of one mutex. */
+static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t mtx_a = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t mtx_b = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t mtx_c = PTHREAD_MUTEX_INITIALIZER;
+static pthread_rwlock_t rwlock = PTHREAD_RWLOCK_INITIALIZER;
+static pthread_spinlock_t spin;
+static volatile long shared_counter;
+
 static void mutex_pair(long n)
 {
     for (long i = 0; i < n; i++) {
         pthread_mutex_lock(&mutex);
-        __asm__ volatile("" ::: "memory");
+        BARRIER();
         pthread_mutex_unlock(&mutex);
     }
 }
 
-/* malloc+free of 64 bytes, with other locks alive in the process (so the
- * free-side range check is on, as in real programs). */
+static void *contended_thread(void *arg)
+{
+    long n = (long)arg;
+    for (long i = 0; i < n; i++) {
+        pthread_mutex_lock(&mutex);
+        shared_counter++;
+        pthread_mutex_unlock(&mutex);
+    }
+    return NULL;
+}
+
+static void *nested3_thread(void *arg)
+{
+    long n = (long)arg;
+    for (long i = 0; i < n; i++) {
+        pthread_mutex_lock(&mtx_a);
+        pthread_mutex_lock(&mtx_b);
+        pthread_mutex_lock(&mtx_c);
+        shared_counter++;
+        pthread_mutex_unlock(&mtx_c);
+        pthread_mutex_unlock(&mtx_b);
+        pthread_mutex_unlock(&mtx_a);
+    }
+    return NULL;
+}
+
+static void two_threads(void *(*fn)(void *), long n)
+{
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+        if (pthread_create(&t[i], NULL, fn, (void *)(n / 2)))
+            abort();
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+}
+
+static void mutex_contended(long n) { two_threads(contended_thread, n); }
+static void nested3(long n) { two_threads(nested3_thread, n); }
+
+static void rwlock_read(long n)
+{
+    for (long i = 0; i < n; i++) {
+        pthread_rwlock_rdlock(&rwlock);
+        BARRIER();
+        pthread_rwlock_unlock(&rwlock);
+    }
+}
+
+static void spin_pair(long n)
+{
+    for (long i = 0; i < n; i++) {
+        pthread_spin_lock(&spin);
+        BARRIER();
+        pthread_spin_unlock(&spin);
+    }
+}
+
+/* Other locks alive in the process, so the free-side check is on. */
 static void malloc_free_64(long n)
 {
     pthread_mutex_lock(&mutex);
@@ -39,9 +113,70 @@ static void malloc_free_64(long n)
     }
 }
 
+#define HELD 1000
+static pthread_mutex_t *held_locks;
+
+static void free_heavy(long n)
+{
+    for (long i = 0; i < n; i++) {
+        void *volatile p = malloc(16 + (size_t)(i & 63) * 16);
+        free(p);
+    }
+}
+
+static void free_heavy_1000(long n)
+{
+    if (!held_locks) {
+        held_locks = malloc(HELD * sizeof *held_locks);
+        if (!held_locks)
+            abort();
+        for (int i = 0; i < HELD; i++) {
+            pthread_mutex_init(&held_locks[i], NULL);
+            pthread_mutex_lock(&held_locks[i]);
+        }
+    }
+    free_heavy(n);
+}
+
+static void free_heavy_done(void)
+{
+    if (!held_locks)
+        return;
+    for (int i = HELD - 1; i >= 0; i--)
+        pthread_mutex_unlock(&held_locks[i]);
+    for (int i = 0; i < HELD; i++)
+        pthread_mutex_destroy(&held_locks[i]);
+    free(held_locks);
+}
+
+static void graph(long n)
+{
+    pthread_mutex_t *m = calloc((size_t)n + 1, sizeof *m);
+    if (!m)
+        abort();
+    for (long i = 0; i <= n; i++)
+        pthread_mutex_init(&m[i], NULL);
+    double t0 = now_ns();
+    for (long i = 0; i < n; i++) {
+        pthread_mutex_lock(&m[i]);
+        pthread_mutex_lock(&m[i + 1]);
+        pthread_mutex_unlock(&m[i + 1]);
+        pthread_mutex_unlock(&m[i]);
+    }
+    printf("%.3f\n", (now_ns() - t0) / n);
+    for (long i = 0; i <= n; i++)
+        pthread_mutex_destroy(&m[i]);
+    free(m);
+}
+
 static const struct { const char *name; void (*run)(long); } workloads[] = {
     { "mutex_pair", mutex_pair },
+    { "mutex_contended", mutex_contended },
+    { "nested3", nested3 },
+    { "rwlock_read", rwlock_read },
+    { "spin_pair", spin_pair },
     { "malloc_free_64", malloc_free_64 },
+    { "free_heavy_1000", free_heavy_1000 },
 };
 
 int main(int argc, char **argv)
@@ -51,6 +186,15 @@ int main(int argc, char **argv)
         return 2;
     }
     long n = atol(argv[2]);
+    if (n < 10) {
+        fprintf(stderr, "micro: ITERATIONS must be at least 10\n");
+        return 2;
+    }
+    pthread_spin_init(&spin, PTHREAD_PROCESS_PRIVATE);
+    if (!strcmp(argv[1], "graph")) {
+        graph(n);
+        return 0;
+    }
     for (size_t i = 0; i < sizeof workloads / sizeof workloads[0]; i++) {
         if (strcmp(argv[1], workloads[i].name))
             continue;
@@ -58,6 +202,7 @@ int main(int argc, char **argv)
         double t0 = now_ns();
         workloads[i].run(n);
         printf("%.3f\n", (now_ns() - t0) / n);
+        free_heavy_done();
         return 0;
     }
     fprintf(stderr, "micro: unknown workload '%s'\n", argv[1]);

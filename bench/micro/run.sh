@@ -1,21 +1,93 @@
 #!/bin/bash
-# Runs each micro workload natively and under `rtdd run`, alternating
-# (A B A B ...), and prints medians and the ratio rtdd/native.
-# Usage: run.sh RTDD MICRO_BIN OUT_CSV [ROUNDS] [ITERATIONS]
-set -eu
-rtdd=$1; micro=$2; csv=$3; rounds=${4:-7}; iters=${5:-20000000}
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# Micro-benchmarks under every tool, in one run: for each workload, ROUNDS
+# rounds of (native, rtdd, tsan, helgrind, drd), each tool once per round
+# (A B C D E A B C D E ...), so load drift hits all tools alike. Every run
+# prints ns per operation (measured inside the program around the timed
+# loop, so process start-up is excluded) and its max RSS (wait4 rusage).
+# Ratios are computed pair by pair (tool / native of the same round) and the
+# median of the per-round ratios is reported. Helgrind and DRD run 1/1000
+# of the iterations and TSan 1/10 (normalized per operation).
+# Usage: run.sh BINDIR OUT_CSV      (env: RTDD, QUICK=1, ROUNDS=N)
+set -u
+bindir=$1; csv=$2
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/common.sh"
+rtdd=${RTDD:-build/bin/rtdd}
+micro=$bindir/micro; micro_tsan=$bindir/micro-tsan; measure=$bindir/measure
+rcubench=${RCUBENCH:-$bindir/rcubench-rtdd}
+logs=$bindir/logs; mkdir -p "$logs"
+quick=${QUICK:-0}
+if [ "$quick" = 1 ]; then rounds=${ROUNDS:-3}; vg_rounds=1; scale=10; rcu_s=0.2; else rounds=${ROUNDS:-5}; vg_rounds=$rounds; scale=1; rcu_s=0.5; fi
+tools="native rtdd tsan helgrind drd"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+# name | micro workload | iterations (native, rtdd) | tsan divisor | valgrind divisor (0: not run)
+workloads="mutex_pair|mutex_pair|20000000|10|1000
+mutex_contended|mutex_contended|4000000|10|1000
+nested3|nested3|4000000|10|1000
+rwlock_read|rwlock_read|20000000|10|1000
+spin_pair|spin_pair|20000000|10|1000
+malloc_free_64|malloc_free_64|20000000|10|1000
+free_heavy_1000|free_heavy_1000|5000000|10|1000
+graph_10k|graph|10000|1|1
+graph_30k|graph|30000|1|0
+graph_100k|graph|100000|1|0
+rcu_read1|rcu|0|0|0"
+
+# run_tool TOOL WORKLOAD ITERATIONS OUTBASE: one run; OUTBASE.v gets ns/op
+# (or nan), OUTBASE.m "wall maxrss status".
+run_tool() {
+    local tool=$1 w=$2 n=$3 out=$4 cmd
+    case $w:$tool in
+    rcu:native) cmd=("$rcubench" read 1 "$rcu_s") ;;
+    rcu:rtdd) cmd=(env RTDD_OPTIONS=print_summary=0 "$rtdd" run -- "$rcubench" read 1 "$rcu_s") ;;
+    *:native) cmd=("$micro" "$w" "$n") ;;
+    *:rtdd) cmd=(env RTDD_OPTIONS=print_summary=0 "$rtdd" run -- "$micro" "$w" "$n") ;;
+    # TSan's deadlock detector aborts (CHECK in DeadlockDetectorTLS::addLock,
+    # then hangs) with more than 64 locks held: switch it off for that one.
+    free_heavy_1000:tsan) cmd=(env TSAN_OPTIONS=detect_deadlocks=0 "$micro_tsan" "$w" "$n") ;;
+    *:tsan) cmd=("$micro_tsan" "$w" "$n") ;;
+    *:helgrind | *:drd) cmd=(valgrind --tool="$tool" -q "$micro" "$w" "$n") ;;
+    esac
+    if timeout 300 "$measure" "$out.m" -- "${cmd[@]}" >"$out.o" 2>>"$logs/micro-$w-$tool.log"; then
+        if [ "$w" = rcu ]; then awk 'NR == 1 { print $2 }' "$out.o" >"$out.v"; else head -1 "$out.o" >"$out.v"; fi
+    else
+        echo nan >"$out.v"; echo "nan nan $?" >"$out.m"
+        echo "  warning: $w under $tool failed (log: $logs/micro-$w-$tool.log)" >&2
+    fi
+}
+
 mkdir -p "$(dirname "$csv")"
-echo "workload,native_ns,rtdd_ns,ratio,rounds,iterations" >"$csv"
-printf '%-18s %12s %12s %8s\n' workload "native ns" "rtdd ns" ratio
-for w in mutex_pair malloc_free_64; do
-    native=(); under=()
-    for _ in $(seq "$rounds"); do
-        native+=("$("$micro" "$w" "$iters")")
-        under+=("$(RTDD_OPTIONS=print_summary=0 "$rtdd" run -- "$micro" "$w" "$iters")")
+echo "workload,tool,iterations,rounds,ns_per_op,ratio,ratio_min,ratio_max,maxrss_kb" >"$csv"
+echo "micro: $rounds rounds per workload, tools interleaved (QUICK=$quick); $(nproc) CPUs"
+printf '%-16s %-9s %10s %12s %10s %10s\n' workload tool iterations "ns/op" ratio "maxrss KB"
+printf '%s\n' "$workloads" | while IFS='|' read -r name w iters tdiv vdiv; do
+    iters=$((iters / scale))
+    [ "$w" = graph ] && iters=$((iters * scale)) # the graph sizes are the point: never scaled
+    for r in $(seq "$rounds"); do
+        for tool in $tools; do
+            n=$iters
+            case $tool in
+            tsan) [ "$tdiv" = 0 ] && continue; n=$((iters / tdiv)) ;;
+            helgrind | drd) [ "$vdiv" = 0 ] || [ "$r" -gt "$vg_rounds" ] && continue; n=$((iters / vdiv)) ;;
+            esac
+            [ "$w" = rcu ] && n=0 # runs rcu_s seconds
+            run_tool "$tool" "$w" "$n" "$tmp/$name.$tool.$r"
+            echo "$n" >"$tmp/$name.$tool.n"
+        done
     done
-    n=$(printf '%s\n' "${native[@]}" | median); r=$(printf '%s\n' "${under[@]}" | median)
-    ratio=$(awk -v a="$r" -v b="$n" 'BEGIN { printf "%.2f", a / b }')
-    printf '%-18s %12.2f %12.2f %7sx\n' "$w" "$n" "$r" "$ratio"
-    echo "$w,$n,$r,$ratio,$rounds,$iters" >>"$csv"
+    for tool in $tools; do
+        [ -f "$tmp/$name.$tool.n" ] || continue
+        n=$(cat "$tmp/$name.$tool.n")
+        for r in $(seq "$rounds"); do
+            ratio "$(val "$tmp/$name.$tool.$r.v")" "$(val "$tmp/$name.native.$r.v")"
+        done >"$tmp/ratios"
+        v=$(for r in $(seq "$rounds"); do val "$tmp/$name.$tool.$r.v"; done | median)
+        rss=$(for r in $(seq "$rounds"); do val "$tmp/$name.$tool.$r.m" 2; done | median)
+        cnt=$(for r in $(seq "$rounds"); do val "$tmp/$name.$tool.$r.v"; done | grep -vic nan)
+        rt=$(median <"$tmp/ratios"); read -r lo hi < <(minmax <"$tmp/ratios")
+        printf '%-16s %-9s %10s %12s %9sx %10s\n' "$name" "$tool" "$n" "$v" "$rt" "$rss"
+        echo "$name,$tool,$n,$cnt,$v,$rt,$lo,$hi,$rss" >>"$csv"
+    done
 done
+echo "ratio: median over rounds of (tool ns/op) / (native ns/op of the same round); CSV: $csv"
