@@ -117,7 +117,14 @@ int main(int argc, char **argv)
 {
     if (argc != 2) { fprintf(stderr, "usage: sqlite_threads DBFILE\n"); return 2; }
     path = argv[1];
+    /* A fresh database: a WAL or shm file left by an earlier run would be
+     * replayed into it. */
+    char side[4096];
     unlink(path);
+    snprintf(side, sizeof side, "%s-wal", path);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", path);
+    unlink(side);
     if (!sqlite3_threadsafe()) { fprintf(stderr, "sqlite not threadsafe\n"); return 1; }
     shared = open_db();
     exec(shared, "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; "
