@@ -21,7 +21,9 @@ printf '%s: native %.2fs, rtdd %.2fs\n' "$name" "$tn" "$tr"
 printf '%-14s %7.2f %7.2f\n' "$name" "$tn" "$tr" >>"$dir/../times.txt"
 fail=0
 if [ "$nst" -ne "$rst" ]; then echo "exit status differs: native $nst, rtdd $rst"; fail=1; fi
-if [ "$nst" -ne "${EXPECT_STATUS:-0}" ]; then echo "native exit status $nst, expected ${EXPECT_STATUS:-0}"; fail=1; fi
+if [ "$nst" -ne "${EXPECT_STATUS:-0}" ]; then
+    echo "native exit status $nst, expected ${EXPECT_STATUS:-0}; native stderr:"; head -20 "$out/native.err"; fail=1
+fi
 if ! cmp -s "$out/native.out" "$out/rtdd.out"; then echo "stdout differs:"; diff "$out/native.out" "$out/rtdd.out" | head -20; fail=1; fi
 if ! cmp -s "$out/native.err" "$out/rtdd.err"; then echo "stderr differs:"; diff "$out/native.err" "$out/rtdd.err" | head -20; fail=1; fi
 if [ ! -s "$out/native.out" ]; then echo "no output: the workload checks nothing"; fail=1; fi
