@@ -24,14 +24,13 @@ struct rt_lock {
     uint8_t type;                 /* enum rt_lock_type */
     uint8_t statically_initialized;
     _Atomic int owner_tid;        /* 0 when not held (write side for rwlocks) */
-    _Atomic int hold_count;       /* recursion depth of the owner */
     _Atomic rt_stack_id owner_stack;  /* where the owner took it */
     rt_stack_id init_stack;       /* pthread_*_init, or first use for static locks */
     int init_tid;
     uintptr_t class_key;          /* init site pc, or first-use site pc for static locks */
     uint8_t writer_preferring;    /* rwlock whose readers must not recurse */
     uint8_t no_order;             /* annotated: excluded from order checking */
-    uint8_t next_subclass;        /* annotated nesting level for the next acquisition */
+    uint8_t next_subclass;        /* annotated nesting level (RTDD_LOCK_NESTED): its own class */
     uint8_t history_known;        /* seen from init or from a lock call, not first at unlock */
     uint8_t rcu_pseudo;           /* an RCU pseudo-lock (rcucheck.c), never a real object */
     const char *name;             /* annotated name, or NULL */

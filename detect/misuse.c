@@ -85,7 +85,6 @@ static const struct rt_held *same_class_other_cpu(const struct rt_thread *t, con
 static void model_foreign_release(struct rt_lock *l)
 {
     __atomic_store_n(&l->owner_tid, 0, __ATOMIC_RELEASE);
-    __atomic_store_n(&l->hold_count, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&l->id, rt_locktab_new_id(), __ATOMIC_RELEASE);
 }
 
