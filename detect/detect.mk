@@ -6,7 +6,7 @@ RT_LIBS := $(shell pkg-config --libs libunwind libdw 2>/dev/null) -ldl -lpthread
 # The runtime: hidden visibility (only the interposed names are exported),
 # initial-exec TLS, no builtin allocator folding, bound at load time.
 RT_CFLAGS := $(CFLAGS_BASE) -fvisibility=hidden -ftls-model=initial-exec -fno-builtin \
-             -fno-semantic-interposition -fno-omit-frame-pointer -flto=auto
+             -fno-semantic-interposition -flto=auto
 RT_LDFLAGS := -shared -flto=auto -O2 -Wl,-z,now,-z,relro -Wl,--no-undefined
 
 DETECT_OBJS := $(patsubst %.c,$(BUILD)/rt/%.o,$(DETECT_SRCS))

@@ -37,6 +37,14 @@ void rt_on_thread_exit(struct rt_thread *t, uintptr_t stack_lo, uintptr_t stack_
  * the holders' held stacks: no counter every reader would write). Returns
  * their number; *tid and *stack describe one of them. */
 int rt_lock_readers(const struct rt_lock *l, int *tid, rt_stack_id *stack);
+/* The thread holding lock l for writing (0: none) and, in *stack, where
+ * it took it. Holders are known from the held stacks alone: taking a lock
+ * writes nothing shared. */
+int rt_lock_owner(const struct rt_lock *l, rt_stack_id *stack);
+/* What the lock object itself says, when the runtime can read it (a hook
+ * the preload layer sets): 1 if it is unlocked, so that nobody can hold
+ * it. NULL, or 0: unknown, look at the held stacks. */
+extern int (*rt_lock_object_unlocked)(const struct rt_lock *l);
 /* Is l held by anyone: an owner, or readers. */
 int rt_lock_is_held(const struct rt_lock *l);
 
@@ -62,20 +70,35 @@ void rt_on_lock_release_slow(struct rt_thread *t, uintptr_t addr, uintptr_t pc);
 /* The fast paths are inline: they run on every lock and unlock, and a
  * lock/unlock pair must cost only a few nanoseconds more than native. */
 
-/* The lock record for addr, from the per-thread cache when it is still
- * valid (same address, same id: not retired meanwhile). NULL only when out
+/* The lock record for addr if the per-thread cache can vouch for it, else
+ * NULL. A cached record still at addr with the id it had when cached was
+ * not retired meanwhile: it is addr's record. Calls nothing, so it needs no
+ * reentrancy guard. */
+RT_FAST struct rt_lock *rt_lock_cached_id(const struct rt_thread *t, uintptr_t addr, uint64_t *id)
+{
+    unsigned slot = (unsigned)(addr >> 3) & (RT_LOCK_CACHE - 1);
+    struct rt_lock *l = t->lock_cache[slot].lock;
+    *id = t->lock_cache[slot].id;
+    if (__builtin_expect(l && __atomic_load_n(&l->addr, __ATOMIC_ACQUIRE) == addr &&
+                             __atomic_load_n(&l->id, __ATOMIC_RELAXED) == *id,
+                         1))
+        return l;
+    return NULL;
+}
+
+RT_FAST struct rt_lock *rt_lock_cached(const struct rt_thread *t, uintptr_t addr)
+{
+    uint64_t id;
+    return rt_lock_cached_id(t, addr, &id);
+}
+
+/* The lock record for addr (created on first sight). NULL only when out
  * of memory. */
 RT_FAST struct rt_lock *rt_lock_lookup(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type,
                                              uintptr_t pc)
 {
-    unsigned slot = (unsigned)(addr >> 3) & (RT_LOCK_CACHE - 1);
-    struct rt_lock *l = t->lock_cache[slot].lock;
-    if (__builtin_expect(t->lock_cache[slot].addr == addr && l &&
-                             __atomic_load_n(&l->addr, __ATOMIC_ACQUIRE) == addr &&
-                             __atomic_load_n(&l->id, __ATOMIC_RELAXED) == t->lock_cache[slot].id,
-                         1))
-        return l;
-    return rt_lock_lookup_slow(t, addr, type, pc);
+    struct rt_lock *l = rt_lock_cached(t, addr);
+    return __builtin_expect(l != NULL, 1) ? l : rt_lock_lookup_slow(t, addr, type, pc);
 }
 
 /* The stack of the first time call site pc was seen (captured once). */
@@ -108,31 +131,65 @@ RT_FAST uint64_t rt_on_lock_pre(struct rt_thread *t, struct rt_lock *lock, unsig
     return rt_on_lock_pre_nested(t, lock, flags, pc);
 }
 
-/* The lock call succeeded: push it on the held stack, mark the owner. */
-RT_FAST void rt_on_lock_acquired(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uint64_t chain,
-                                       uintptr_t pc)
+/* The lock call succeeded: push it on the held stack and mark the owner,
+ * when nothing unusual is going on. Returns 0, having changed nothing, when
+ * the slow path must run instead: that one may capture a stack or
+ * allocate, so callers outside the runtime enter it first. */
+RT_FAST int rt_lock_acquired_fast(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uint64_t chain,
+                                  uintptr_t pc)
 {
-    if (__builtin_expect(t->untracked || t->nheld >= t->held_cap || lock->type == RT_LOCK_MUTEX_RECURSIVE ||
-                             t->waiting_for || (flags & ~RT_ACQ_READ),
-                         0)) {
-        rt_on_lock_acquired_slow(t, lock, flags, chain, pc);
-        return;
-    }
-    rt_stack_id stack = rt_site_stack(t, pc);
-    struct rt_held *h = &t->held[t->nheld++];
+    unsigned n = t->nheld;
+    unsigned slot = (unsigned)(pc >> 2) & (RT_SITE_CACHE - 1);
+    /* Without rseq the CPU costs a call: the slow path makes it. */
+    if (__builtin_expect(n >= t->held_cap || t->untracked || t->waiting_for || t->site_cache[slot].pc != pc ||
+                             lock->type == RT_LOCK_MUTEX_RECURSIVE || !__rseq_size,
+                         0))
+        return 0;
+    __atomic_store_n(&t->nheld, n + 1, __ATOMIC_RELAXED); /* taken before filled, as above */
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    struct rt_held *h = &t->held[n];
     h->lock = lock;
     h->id = __atomic_load_n(&lock->id, __ATOMIC_RELAXED);
     h->addr = __atomic_load_n(&lock->addr, __ATOMIC_RELAXED);
     h->chain = chain;
-    h->stack = stack;
+    h->stack = t->site_cache[slot].stack;
     h->count = 1;
     h->mode = (flags & RT_ACQ_READ) ? RT_HOLD_READ : RT_HOLD_WRITE;
-    h->trylock = 0;
-    h->cpu = (int16_t)rt_current_cpu();
-    if (flags & RT_ACQ_READ)
-        return; /* readers are known from the held stacks alone */
-    __atomic_store_n(&lock->owner_stack, stack, __ATOMIC_RELAXED);
-    __atomic_store_n(&lock->owner_tid, t->tid, __ATOMIC_RELEASE);
+    h->trylock = (flags & RT_ACQ_TRY) != 0;
+    h->cpu = (int16_t)rt_current_cpu_rseq();
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    return 1;
+}
+
+/* The same for a thread that held no lock (nothing to check, no chain
+ * to extend, entry 0), with the lock's id and address known and the CPU
+ * read by the caller: the wrappers' in-place fast paths. */
+RT_FAST int rt_lock_first_acquired_fast(struct rt_thread *t, struct rt_lock *lock, uint64_t id, uintptr_t addr,
+                                        unsigned flags, uintptr_t pc, int cpu)
+{
+    unsigned slot = (unsigned)(pc >> 2) & (RT_SITE_CACHE - 1);
+    if (__builtin_expect(t->site_cache[slot].pc != pc, 0))
+        return 0;
+    /* The slot is taken before it is filled: a signal handler that locks
+     * in between uses the next one. */
+    __atomic_store_n(&t->nheld, 1, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    struct rt_held *h = &t->held[0];
+    h->lock = lock;
+    h->id = id;
+    h->addr = addr;
+    h->chain = 0;
+    h->stack = t->site_cache[slot].stack;
+    h->state = RT_HELD_STATE(1, (flags & RT_ACQ_READ) ? RT_HOLD_READ : RT_HOLD_WRITE, (flags & RT_ACQ_TRY) != 0, cpu);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    return 1;
+}
+
+RT_FAST void rt_on_lock_acquired(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uint64_t chain,
+                                 uintptr_t pc)
+{
+    if (!rt_lock_acquired_fast(t, lock, flags, chain, pc))
+        rt_on_lock_acquired_slow(t, lock, flags, chain, pc);
 }
 
 /* The lock call failed (timeout, EBUSY, EDEADLK): nothing is held. */
@@ -142,21 +199,25 @@ RT_FAST void rt_on_lock_failed(struct rt_thread *t)
         __atomic_store_n(&t->waiting_for, NULL, __ATOMIC_RELEASE);
 }
 
-/* Before the real unlock call. Most unlocks release the most recent lock. */
-RT_FAST void rt_on_lock_release(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
+/* Before the real unlock call: most unlocks release the most recent
+ * lock. Returns 0, having changed nothing, when the slow path must run. */
+RT_FAST int rt_lock_release_fast(struct rt_thread *t, uintptr_t addr)
 {
     unsigned n = t->nheld;
     if (__builtin_expect(n > 0 && !t->untracked, 1)) {
         struct rt_held *h = &t->held[n - 1];
-        if (__builtin_expect(h->addr == addr && h->count == 1, 1)) {
-            struct rt_lock *l = h->lock;
-            if (h->mode != RT_HOLD_READ && __atomic_load_n(&l->id, __ATOMIC_RELAXED) == h->id &&
-                __atomic_load_n(&l->owner_tid, __ATOMIC_RELAXED) == t->tid)
-                __atomic_store_n(&l->owner_tid, 0, __ATOMIC_RELEASE);
-            t->nheld = n - 1;
-            return;
+        /* Count 1 (read or write): the entry goes, nothing else changes. */
+        if (__builtin_expect(h->addr == addr && (uint32_t)h->state == 1, 1)) {
+            __atomic_store_n(&t->nheld, n - 1, __ATOMIC_RELEASE);
+            return 1;
         }
     }
-    rt_on_lock_release_slow(t, addr, pc);
+    return 0;
+}
+
+RT_FAST void rt_on_lock_release(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
+{
+    if (!rt_lock_release_fast(t, addr))
+        rt_on_lock_release_slow(t, addr, pc);
 }
 #endif

@@ -33,13 +33,8 @@ static void collect(struct rt_thread *t, void *arg)
 
 void rt_on_fork_child(struct rt_thread *self, int new_tid)
 {
-    /* The forking thread keeps its locks in the child, under a new tid. */
-    for (unsigned i = 0; self && i < self->nheld; i++) {
-        struct rt_lock *l = self->held[i].lock;
-        int old = self->tid;
-        if (rt_held_live(&self->held[i]))
-            __atomic_compare_exchange_n(&l->owner_tid, &old, new_tid, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-    }
+    /* The forking thread keeps its locks in the child, under its new tid
+     * (the registry renames it). */
     struct stranded s = { 0, 0, self, { { 0 } } };
     rt_thread_after_fork(self, new_tid, collect, &s);
     if (s.n == 0)

@@ -110,10 +110,11 @@ void rt_report_held_locks(struct rt_report *r, const struct rt_thread *t, const 
 void rt_report_holders(struct rt_report *r, const struct rt_lock *l, int self_tid)
 {
     char comm[32];
-    int owner = __atomic_load_n(&l->owner_tid, __ATOMIC_ACQUIRE);
+    rt_stack_id owner_stack = 0;
+    int owner = rt_lock_owner(l, &owner_stack);
     if (owner) {
         rt_thread_comm(owner, comm, sizeof comm);
-        rt_report_stack(r, __atomic_load_n(&l->owner_stack, __ATOMIC_RELAXED), "the lock [0x%lx] (%s) is held by %s%s/%d, taken at:",
+        rt_report_stack(r, owner_stack, "the lock [0x%lx] (%s) is held by %s%s/%d, taken at:",
                         (unsigned long)l->addr, rt_lock_type_name((enum rt_lock_type)l->type),
                         owner == self_tid ? "this thread, " : "", comm, owner);
         return;

@@ -60,7 +60,6 @@ struct rt_lock *rt_lock_lookup_slow(struct rt_thread *t, uintptr_t addr, enum rt
         l->class_key = pc;
         l->history_known = 1;
     }
-    t->lock_cache[slot].addr = addr;
     t->lock_cache[slot].lock = l;
     t->lock_cache[slot].id = __atomic_load_n(&l->id, __ATOMIC_RELAXED);
     return l;
@@ -185,10 +184,6 @@ void rt_on_lock_acquired_slow(struct rt_thread *t, struct rt_lock *lock, unsigne
     h->mode = (flags & RT_ACQ_READ) ? RT_HOLD_READ : RT_HOLD_WRITE;
     h->trylock = (flags & RT_ACQ_TRY) != 0;
     h->cpu = (int16_t)rt_current_cpu();
-    if (!(flags & RT_ACQ_READ)) { /* readers are known from the held stacks alone */
-        __atomic_store_n(&lock->owner_stack, stack, __ATOMIC_RELAXED);
-        __atomic_store_n(&lock->owner_tid, t->tid, __ATOMIC_RELEASE);
-    }
 }
 
 /* Removes entry i; the chain keys above it are recomputed, since a chain
@@ -212,27 +207,29 @@ void rt_on_lock_release_slow(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
             continue;
         if (--h->count > 0)
             return;
-        struct rt_lock *l = h->lock;
-        if (__atomic_load_n(&l->id, __ATOMIC_RELAXED) == h->id) {
-            if (h->mode == RT_HOLD_READ)
-                ;
-            else if (__atomic_load_n(&l->owner_tid, __ATOMIC_RELAXED) == t->tid)
-                __atomic_store_n(&l->owner_tid, 0, __ATOMIC_RELEASE);
-        }
         remove_held(t, i);
         return;
     }
     rt_check_unheld_release(t, addr, pc);
 }
 
-struct reader_search { const struct rt_lock *lock; uint64_t id; int count, tid; rt_stack_id stack; };
-static void count_readers(struct rt_thread *t, void *arg)
+/* Holders are found in the held stacks: the fast path writes nothing
+ * shared. A scan of every thread, so it runs only when a holder matters. */
+struct holder_search {
+    const struct rt_lock *lock;
+    uint64_t id;
+    uint8_t mode;
+    int count, tid;
+    rt_stack_id stack;
+};
+
+static void find_holder(struct rt_thread *t, void *arg)
 {
-    struct reader_search *s = arg;
+    struct holder_search *s = arg;
     const struct rt_held *held = __atomic_load_n(&t->held, __ATOMIC_ACQUIRE);
     unsigned n = __atomic_load_n(&t->nheld, __ATOMIC_ACQUIRE);
     for (unsigned i = 0; i < n && held; i++)
-        if (held[i].lock == s->lock && held[i].id == s->id && held[i].mode == RT_HOLD_READ) {
+        if (held[i].lock == s->lock && held[i].id == s->id && held[i].mode == s->mode) {
             if (!s->count++) {
                 s->tid = t->tid;
                 s->stack = held[i].stack;
@@ -241,11 +238,18 @@ static void count_readers(struct rt_thread *t, void *arg)
         }
 }
 
+static struct holder_search search_holders(const struct rt_lock *l, uint8_t mode)
+{
+    struct holder_search s = { .lock = l, .id = __atomic_load_n(&l->id, __ATOMIC_RELAXED), .mode = mode };
+    rt_thread_for_each(find_holder, &s);
+    return s;
+}
+
 int rt_lock_readers(const struct rt_lock *l, int *tid, rt_stack_id *stack)
 {
-    struct reader_search s = { l, __atomic_load_n(&l->id, __ATOMIC_RELAXED), 0, 0, 0 };
+    struct holder_search s = { 0 };
     if (l->type == RT_LOCK_RWLOCK)
-        rt_thread_for_each(count_readers, &s);
+        s = search_holders(l, RT_HOLD_READ);
     if (tid)
         *tid = s.tid;
     if (stack)
@@ -253,7 +257,20 @@ int rt_lock_readers(const struct rt_lock *l, int *tid, rt_stack_id *stack)
     return s.count;
 }
 
+int rt_lock_owner(const struct rt_lock *l, rt_stack_id *stack)
+{
+    struct holder_search s = search_holders(l, RT_HOLD_WRITE);
+    if (stack)
+        *stack = s.stack;
+    return s.tid;
+}
+
+int (*rt_lock_object_unlocked)(const struct rt_lock *l);
+
 int rt_lock_is_held(const struct rt_lock *l)
 {
-    return __atomic_load_n(&l->owner_tid, __ATOMIC_ACQUIRE) != 0 || rt_lock_readers(l, NULL, NULL) > 0;
+    int (*unlocked)(const struct rt_lock *) = __atomic_load_n(&rt_lock_object_unlocked, __ATOMIC_ACQUIRE);
+    if (unlocked && unlocked(l))
+        return 0;
+    return rt_lock_owner(l, NULL) != 0 || rt_lock_readers(l, NULL, NULL) > 0;
 }

@@ -23,8 +23,6 @@ struct rt_lock {
     uint32_t size;                /* bytes of the lock object */
     uint8_t type;                 /* enum rt_lock_type */
     uint8_t statically_initialized;
-    _Atomic int owner_tid;        /* 0 when not held (write side for rwlocks) */
-    _Atomic rt_stack_id owner_stack;  /* where the owner took it */
     rt_stack_id init_stack;       /* pthread_*_init, or first use for static locks */
     int init_tid;
     uintptr_t class_key;          /* init site pc, or first-use site pc for static locks */

@@ -84,7 +84,6 @@ static const struct rt_held *same_class_other_cpu(const struct rt_thread *t, con
  * longer count it as held. */
 static void model_foreign_release(struct rt_lock *l)
 {
-    __atomic_store_n(&l->owner_tid, 0, __ATOMIC_RELEASE);
     __atomic_store_n(&l->id, rt_locktab_new_id(), __ATOMIC_RELEASE);
 }
 
@@ -101,7 +100,7 @@ void rt_check_unheld_release(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
     rt_thread_comm(t->tid, comm, sizeof comm);
     rt_lock_describe(l, addr, desc, sizeof desc);
     const struct rt_held *mine = same_class_other_cpu(t, l, cpu);
-    int owner = __atomic_load_n(&l->owner_tid, __ATOMIC_ACQUIRE);
+    int owner = rt_lock_owner(l, NULL);
     int readers = rt_lock_readers(l, NULL, NULL);
     /* Held by another thread: that is the fact to report (a hand-off of
      * the lock between threads, as xfs_repair's buffer cache does). A

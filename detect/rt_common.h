@@ -47,13 +47,15 @@ static inline void rt_spin_reinit(rt_spin_t *l)
 
 /* The current CPU from the thread's rseq area (glibc registers it): one
  * load instead of a getcpu call. */
+static inline int rt_current_cpu_rseq(void) /* only when __rseq_size != 0 */
+{
+    const struct rseq *r = (const struct rseq *)((char *)__builtin_thread_pointer() + __rseq_offset);
+    return (int)__atomic_load_n(&r->cpu_id, __ATOMIC_RELAXED);
+}
+
 static inline int rt_current_cpu(void)
 {
-    if (__rseq_size) {
-        const struct rseq *r = (const struct rseq *)((char *)__builtin_thread_pointer() + __rseq_offset);
-        return (int)__atomic_load_n(&r->cpu_id, __ATOMIC_RELAXED);
-    }
-    return sched_getcpu();
+    return __rseq_size ? rt_current_cpu_rseq() : sched_getcpu();
 }
 
 static inline uint64_t rt_hash64(uint64_t x)

@@ -18,11 +18,23 @@ struct rt_held {
     uintptr_t addr;
     uint64_t chain;      /* hash of the held-lock sequence up to this entry */
     rt_stack_id stack;   /* stack of the first acquisition from pc */
-    int count;           /* recursive re-acquisitions */
-    uint8_t mode;        /* enum rt_hold_mode */
-    uint8_t trylock;     /* taken with a trylock: no edge led into it */
-    int16_t cpu;         /* CPU at acquisition (cross-CPU unlock check) */
+    union {
+        struct {
+            int count;       /* recursive re-acquisitions */
+            uint8_t mode;    /* enum rt_hold_mode */
+            uint8_t trylock; /* taken with a trylock: no edge led into it */
+            int16_t cpu;     /* CPU at acquisition (cross-CPU unlock check) */
+        };
+        uint64_t state;      /* all four, written and tested at once on the fast paths */
+    };
 };
+
+/* The state word of a held entry (little-endian layout of the fields). */
+#define RT_HELD_STATE(count, mode, trylock, cpu)                                                      \
+    ((uint64_t)(uint32_t)(count) | (uint64_t)(uint8_t)(mode) << 32 | (uint64_t)(uint8_t)(trylock) << 40 | \
+     (uint64_t)(uint16_t)(cpu) << 48)
+/* Mask of count and mode in the state word. */
+#define RT_HELD_COUNT_MODE 0xffffffffffULL
 
 /* The thread's RCU read-side state (rcucheck.c). Other threads read it
  * without locks; enter_clock is written before depth, depth cleared first. */
@@ -57,7 +69,7 @@ struct rt_thread {
     uint8_t wait_mode;
     struct rt_rcu_reader rcu;
     struct rt_held held_inline[RT_HELD_INLINE];
-    struct { uintptr_t addr; struct rt_lock *lock; uint64_t id; } lock_cache[RT_LOCK_CACHE];
+    struct { struct rt_lock *lock; uint64_t id; } lock_cache[RT_LOCK_CACHE];
     struct { uintptr_t pc; rt_stack_id stack; } site_cache[RT_SITE_CACHE];
     struct rt_thread *next;         /* registry of live threads */
     struct rt_thread *prev;

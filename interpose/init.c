@@ -1,5 +1,6 @@
 /* Setting the runtime up once, threads coming and going, fork and exit. */
 #include "interpose.h"
+#include "fastlock.h"
 #include "log.h"
 #include "modules.h"
 #include "rt_alloc.h"
@@ -177,6 +178,7 @@ static void setup(void)
     rt_stack_capture(4); /* warm libunwind up outside any application lock */
     pthread_key_create(&thread_key, thread_exit);
     rt_watchdog_start_hook = start_watchdog;
+    rti_fastlock_init();
     pthread_atfork(NULL, NULL, fork_child);
     atexit(at_exit);
     check_interposition();

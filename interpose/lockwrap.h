@@ -8,32 +8,39 @@
 
 /* Expands to the body of a wrapper for object obj of rt_lock_type type;
  * ok(r) says whether the real call acquired the lock. */
-#define RTI_LOCK_BODY(obj, type, flags, real_call, ok) \
-    RTI_LOCK_BODY_LOOKUP(rt_lock_lookup(t, (uintptr_t)(obj), (type), pc), flags, real_call, ok)
+#define RTI_LOCK_BODY(obj, type, flags, real_call, ok) RTI_LOCK_BODY_FIX(obj, type, RTI_AS_IS, flags, real_call, ok)
+#define RTI_AS_IS(l) (l)
+#define RTI_LOCK_BODY_FIX(obj, type, fix, flags, real_call, ok) \
+    RTI_LOCK_BODY_AT(RTI_CALLER(), obj, type, fix, flags, real_call, ok)
 
-/* The same with the lookup given as an expression of t and pc. A thread
+/* The same, with fix(record) applied to every record looked up and the
+ * call site given (caller). A thread
  * holding no lock has nothing to check before the call (no order edge, no
- * self-deadlock): it enters the runtime once, after the call. */
-#define RTI_LOCK_BODY_LOOKUP(lookup, flags, real_call, ok)                      \
-    uintptr_t pc = RTI_CALLER();                                                \
-    struct rt_thread *t = rti_self;                                             \
-    if (likely(t != NULL && t->nheld == 0 && !rti_guard &&                      \
-               __atomic_load_n(&rti_state, __ATOMIC_RELAXED) == RTI_READY)) {   \
+ * self-deadlock); when the caches know the lock and the call site, the
+ * bookkeeping after the call calls nothing and needs no guard. */
+#define RTI_LOCK_BODY_AT(caller, obj, type, fix, flags, real_call, ok)          \
+    uintptr_t pc = (caller);                                                    \
+    struct rt_thread *t = rti_self; /* set only once the runtime is ready */    \
+    if (likely(t != NULL && t->nheld == 0 && !rti_guard)) {                     \
         int r = (real_call);                                                    \
         if (likely(ok(r))) {                                                    \
-            rti_guard++;                                                        \
-            __atomic_signal_fence(__ATOMIC_SEQ_CST);                            \
-            struct rt_lock *l = (lookup);                                       \
-            if (likely(l != NULL))                                              \
-                rt_on_lock_acquired(t, l, (flags), 0, pc);                      \
-            rti_leave();                                                        \
+            struct rt_lock *l = fix(rt_lock_cached(t, (uintptr_t)(obj)));       \
+            if (unlikely(!l || !rt_lock_acquired_fast(t, l, (flags), 0, pc))) { \
+                rti_guard++;                                                    \
+                __atomic_signal_fence(__ATOMIC_SEQ_CST);                        \
+                if (!l)                                                         \
+                    l = fix(rt_lock_lookup_slow(t, (uintptr_t)(obj), (type), pc)); \
+                if (l)                                                          \
+                    rt_on_lock_acquired_slow(t, l, (flags), 0, pc);             \
+                rti_leave();                                                    \
+            }                                                                   \
         }                                                                       \
         return r;                                                               \
     }                                                                           \
     t = rti_enter();                                                            \
     if (unlikely(!t))                                                           \
         return rti_resolved() ? (real_call) : 0; /* single-threaded bootstrap */ \
-    struct rt_lock *l = (lookup);                                               \
+    struct rt_lock *l = fix(rt_lock_lookup(t, (uintptr_t)(obj), (type), pc));   \
     uint64_t chain = 0;                                                         \
     if (likely(l != NULL))                                                      \
         chain = rt_on_lock_pre(t, l, (flags), pc);                              \
@@ -49,13 +56,44 @@
     }                                                                           \
     return r
 
-#define RTI_UNLOCK_BODY(obj, real_call)                                         \
-    struct rt_thread *t = rti_enter();                                          \
+/* Releasing the most recent lock calls nothing either. */
+#define RTI_UNLOCK_BODY(obj, real_call) RTI_UNLOCK_BODY_AT(RTI_CALLER(), obj, real_call)
+#define RTI_UNLOCK_BODY_AT(caller, obj, real_call)                              \
+    struct rt_thread *t = rti_self;                                             \
+    if (likely(t != NULL && !rti_guard && rt_lock_release_fast(t, (uintptr_t)(obj)))) \
+        return (real_call);                                                     \
+    t = rti_enter();                                                            \
     if (unlikely(!t))                                                           \
         return rti_resolved() ? (real_call) : 0;                                \
-    rt_on_lock_release(t, (uintptr_t)(obj), RTI_CALLER());                      \
+    rt_on_lock_release(t, (uintptr_t)(obj), (caller));                          \
     rti_leave();                                                                \
     return (real_call)
+
+/* A lock taken by a fast path (fastlock.h) whose record or call site the
+ * caches did not know: the bookkeeping the slow way. */
+RT_HIDDEN int rti_acquired_uncached(struct rt_thread *t, uintptr_t obj, enum rt_lock_type type, uintptr_t pc);
+
+/* The whole wrapper for a lock with an in-place fast path: fast_trylock
+ * is tried only when there is nothing to check first (no lock held), and
+ * its bookkeeping is a leaf; the rest is general(obj, pc). */
+#define RTI_FAST_LOCK_BODY(obj, type, fast_trylock, general)                    \
+    uintptr_t pc = RTI_CALLER();                                                \
+    struct rt_thread *t = rti_self;                                             \
+    if (likely(t != NULL && (t->nheld | (unsigned)t->untracked | (unsigned)rti_guard) == 0 && (fast_trylock))) { \
+        uint64_t id;                                                            \
+        struct rt_lock *l = rt_lock_cached_id(t, (uintptr_t)(obj), &id);        \
+        if (unlikely(!l || !rt_lock_first_acquired_fast(t, l, id, (uintptr_t)(obj), 0, pc, rt_current_cpu_rseq()))) \
+            return rti_acquired_uncached(t, (uintptr_t)(obj), (type), pc); /* 0, as a tail call */ \
+        return 0;                                                               \
+    }                                                                           \
+    return general((obj), pc)
+
+/* Its unlock: the most recent lock, released in place when it can be. */
+#define RTI_FAST_UNLOCK_BODY(obj, fast_unlock, real_call, general)             \
+    struct rt_thread *t = rti_self;                                             \
+    if (likely(t != NULL && !rti_guard && rt_lock_release_fast(t, (uintptr_t)(obj)))) \
+        return likely(fast_unlock) ? 0 : (real_call);                           \
+    return general((obj), RTI_CALLER())
 
 /* After a successful pthread_*_init: the object starts a new life. */
 static inline int rti_after_init(int r, uintptr_t obj, enum rt_lock_type type, uintptr_t pc)

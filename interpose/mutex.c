@@ -1,4 +1,5 @@
 /* pthread_mutex_*: translated into lock events for the engine. */
+#include "fastlock.h"
 #include "lockwrap.h"
 
 /* The type as glibc stores it (works for static initializers too). */
@@ -32,9 +33,15 @@ RTI_EXPORT int pthread_mutex_destroy(pthread_mutex_t *m)
     return rti_real.mutex_destroy(m);
 }
 
+/* Every kind, nested, contended. */
+static __attribute__((noinline)) int mutex_lock_general(pthread_mutex_t *m, uintptr_t caller)
+{
+    RTI_LOCK_BODY_AT(caller, m, mutex_type(m), RTI_AS_IS, 0, rti_real.mutex_lock(m), RTI_PTHREAD_OK);
+}
+
 RTI_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
 {
-    RTI_LOCK_BODY(m, mutex_type(m), 0, rti_real.mutex_lock(m), RTI_PTHREAD_OK);
+    RTI_FAST_LOCK_BODY(m, RT_LOCK_MUTEX, rti_fast_mutex_trylock(m, t->tid), mutex_lock_general);
 }
 
 RTI_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m)
@@ -52,7 +59,12 @@ RTI_EXPORT int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clock, cons
     RTI_LOCK_BODY(m, mutex_type(m), 0, rti_real.mutex_clocklock(m, clock, abstime), RTI_PTHREAD_OK);
 }
 
+static __attribute__((noinline)) int mutex_unlock_general(pthread_mutex_t *m, uintptr_t caller)
+{
+    RTI_UNLOCK_BODY_AT(caller, m, rti_real.mutex_unlock(m));
+}
+
 RTI_EXPORT int pthread_mutex_unlock(pthread_mutex_t *m)
 {
-    RTI_UNLOCK_BODY(m, rti_real.mutex_unlock(m));
+    RTI_FAST_UNLOCK_BODY(m, rti_fast_mutex_unlock(m), rti_real.mutex_unlock(m), mutex_unlock_general);
 }

@@ -1,4 +1,5 @@
 /* pthread_rwlock_* and pthread_spin_*. */
+#include "fastlock.h"
 #include "lockwrap.h"
 
 /* glibc's PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP: a waiting writer
@@ -31,8 +32,8 @@ RTI_EXPORT int pthread_rwlock_destroy(pthread_rwlock_t *rw)
 
 /* The lookup also records the rwlock's kind, which a static initializer
  * may have set. */
-#define RW_BODY(rw, flags, call) \
-    RTI_LOCK_BODY_LOOKUP(note_kind(rt_lock_lookup(t, (uintptr_t)(rw), RT_LOCK_RWLOCK, pc), rw), flags, call, RW_OK)
+#define RW_BODY(rw, flags, call) RTI_LOCK_BODY_FIX(rw, RT_LOCK_RWLOCK, RW_KIND, flags, call, RW_OK)
+#define RW_KIND(l) note_kind((l), rw)
 #define RW_OK(r) ((r) == 0)
 
 RTI_EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t *rw)
@@ -96,9 +97,14 @@ RTI_EXPORT int pthread_spin_destroy(pthread_spinlock_t *s)
 }
 
 #define SPIN_OK(r) ((r) == 0)
+static __attribute__((noinline)) int spin_lock_general(pthread_spinlock_t *s, uintptr_t caller)
+{
+    RTI_LOCK_BODY_AT(caller, s, RT_LOCK_SPIN, RTI_AS_IS, 0, rti_real.spin_lock(s), SPIN_OK);
+}
+
 RTI_EXPORT int pthread_spin_lock(pthread_spinlock_t *s)
 {
-    RTI_LOCK_BODY(s, RT_LOCK_SPIN, 0, rti_real.spin_lock(s), SPIN_OK);
+    RTI_FAST_LOCK_BODY(s, RT_LOCK_SPIN, rti_fast_spin_trylock(s), spin_lock_general);
 }
 
 RTI_EXPORT int pthread_spin_trylock(pthread_spinlock_t *s)
@@ -106,7 +112,12 @@ RTI_EXPORT int pthread_spin_trylock(pthread_spinlock_t *s)
     RTI_LOCK_BODY(s, RT_LOCK_SPIN, RT_ACQ_TRY, rti_real.spin_trylock(s), SPIN_OK);
 }
 
+static __attribute__((noinline)) int spin_unlock_general(pthread_spinlock_t *s, uintptr_t caller)
+{
+    RTI_UNLOCK_BODY_AT(caller, s, rti_real.spin_unlock(s));
+}
+
 RTI_EXPORT int pthread_spin_unlock(pthread_spinlock_t *s)
 {
-    RTI_UNLOCK_BODY(s, rti_real.spin_unlock(s));
+    RTI_FAST_UNLOCK_BODY(s, rti_fast_spin_unlock(s), rti_real.spin_unlock(s), spin_unlock_general);
 }

@@ -24,11 +24,11 @@ START_TEST(held_stack_follows_lock_and_unlock)
     rt_on_lock_acquired(t, la, 0, 0, PC(1));
     rt_on_lock_acquired(t, lb, 0, 0, PC(2));
     ck_assert_uint_eq(t->nheld, 2);
-    ck_assert_int_eq(la->owner_tid, t->tid);
+    ck_assert_int_eq(rt_lock_owner(la, NULL), t->tid);
     /* Out-of-order release is legal. */
     rt_on_lock_release(t, (uintptr_t)a, PC(3));
     ck_assert_uint_eq(t->nheld, 1);
-    ck_assert_int_eq(la->owner_tid, 0);
+    ck_assert_int_eq(rt_lock_owner(la, NULL), 0);
     ck_assert_ptr_eq(t->held[0].lock, lb);
     rt_on_lock_release(t, (uintptr_t)b, PC(4));
     ck_assert_uint_eq(t->nheld, 0);
@@ -47,9 +47,9 @@ START_TEST(recursive_mutex_counts)
     rt_on_lock_acquired(t, l, 0, 0, PC(1));
     ck_assert_uint_eq(t->nheld, 1);
     rt_on_lock_release(t, (uintptr_t)m, PC(2));
-    ck_assert_int_eq(l->owner_tid, t->tid);
+    ck_assert_int_eq(rt_lock_owner(l, NULL), t->tid);
     rt_on_lock_release(t, (uintptr_t)m, PC(2));
-    ck_assert_int_eq(l->owner_tid, 0);
+    ck_assert_int_eq(rt_lock_owner(l, NULL), 0);
     ck_assert_uint_eq(t->nheld, 0);
 }
 END_TEST
