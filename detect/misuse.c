@@ -78,9 +78,9 @@ static const struct rt_held *same_class_other_cpu(const struct rt_thread *t, con
 }
 
 /* The unlock released a mutex another thread holds (a hand-off, or
- * confusion): the object is unlocked now, whoever took it. The record says
- * so, and gets a new identity so that the owner's held-lock entry goes
- * stale: its exit, later frees of the object and the lock-order checks no
+ * confusion): the object is unlocked now, whoever took it. The record gets
+ * a new identity so that the owner's held-lock entry goes stale (holders
+ * are known only from held entries): its exit, later frees of the object and the lock-order checks no
  * longer count it as held. */
 static void model_foreign_release(struct rt_lock *l)
 {
