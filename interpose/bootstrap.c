@@ -34,7 +34,7 @@ void *rti_arena_alloc(size_t size, size_t align)
 
 int rti_arena_owns(const void *p)
 {
-    return (const char *)p >= arena && (const char *)p < arena + ARENA_SIZE;
+    return (uintptr_t)p - (uintptr_t)arena < ARENA_SIZE; /* one compare: below arena wraps high */
 }
 
 size_t rti_arena_size(const void *p)

@@ -33,13 +33,17 @@ __attribute__((noinline)) static void check_freed_block(void *p, size_t size, ui
  * read from its chunk header (as malloc_usable_size does) without a call. */
 RT_HIDDEN int rti_glibc_malloc;
 
+static inline size_t glibc_block_size(const void *p)
+{
+    size_t head = ((const size_t *)p)[-1];
+    /* mmapped chunks (bit 1) carry a two-word header, others one word. */
+    return (head & ~(size_t)7) - ((head & 2) ? 2 * sizeof(size_t) : sizeof(size_t));
+}
+
 static inline size_t block_size(void *p)
 {
-    if (likely(rti_glibc_malloc)) {
-        size_t head = ((const size_t *)p)[-1];
-        /* mmapped chunks (bit 1) carry a two-word header, others one word. */
-        return (head & ~(size_t)7) - ((head & 2) ? 2 * sizeof(size_t) : sizeof(size_t));
-    }
+    if (likely(rti_glibc_malloc))
+        return glibc_block_size(p);
     return rti_real.malloc_usable_size ? rti_real.malloc_usable_size(p) : 1;
 }
 
@@ -58,6 +62,10 @@ static inline void lifetime_ends(void *p, uintptr_t pc)
 
 RTI_EXPORT void *malloc(size_t size)
 {
+    /* One load: the real malloc is usable as soon as it is resolved. */
+    void *(*real_malloc)(size_t) = rti_real.malloc;
+    if (likely(real_malloc != NULL))
+        return real_malloc(size);
     if (unlikely(!ready()))
         return rti_arena_alloc(size, 16);
     return rti_real.malloc(size);
@@ -73,14 +81,43 @@ RTI_EXPORT void *calloc(size_t n, size_t size)
     return rti_real.calloc(n, size);
 }
 
-RTI_EXPORT void free(void *p)
+/* The common free: no lock record was ever near the block and RCU checking
+ * is off. Kept a frameless leaf that jumps to the real free. */
+static inline int free_needs_no_check(void *p)
 {
-    if (!p || unlikely(rti_arena_owns(p)))
+    if (unlikely(__atomic_load_n(&rt_rcu_in_use, __ATOMIC_RELAXED)))
+        return 0;
+    if (likely(rt_locktab_live() == 0))
+        return 1;
+    /* Another allocator's block size costs a call: free_checked asks it. */
+    if (unlikely(!p) || unlikely(!rti_glibc_malloc))
+        return 0; /* another allocator's block size costs a call: free_checked asks */
+    /* The chunk size less one header word: exact, or 8 bytes over for
+     * mmapped chunks, which only widens the filter's question. */
+    size_t size = (((const size_t *)p)[-1] & ~(size_t)7) - sizeof(size_t);
+    if (likely(size <= RT_SMALL_RANGE))
+        return !rt_locktab_may_overlap_small((uintptr_t)p);
+    return !rt_locktab_may_overlap((uintptr_t)p, size);
+}
+
+__attribute__((noinline)) static void free_checked(void *p, uintptr_t pc)
+{
+    if (!p || rti_arena_owns(p))
         return;
     if (unlikely(!ready()))
         return; /* cannot happen for memory the real allocator gave out */
-    lifetime_ends(p, RTI_CALLER());
+    lifetime_ends(p, pc);
     rti_real.free(p);
+}
+
+RTI_EXPORT void free(void *p)
+{
+    void (*real_free)(void *) = rti_real.free;
+    if (likely(real_free != NULL) && likely(!rti_arena_owns(p)) && likely(free_needs_no_check(p))) {
+        real_free(p);
+        return;
+    }
+    free_checked(p, RTI_CALLER());
 }
 
 static void *arena_realloc(void *p, size_t size)

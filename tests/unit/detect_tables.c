@@ -54,6 +54,34 @@ START_TEST(range_visits_overlapping_locks_only)
 }
 END_TEST
 
+/* free()'s filter may err towards "maybe", never towards "no": a range
+ * that overlaps a lock object must always be flagged, by the small-range
+ * test too, also where its two lines straddle two filter words. */
+START_TEST(line_filter_never_misses_a_lock)
+{
+    const size_t words = 4, span = words * 64 * 256; /* lines of 4 whole filter words */
+    char *area = aligned_alloc(span, span);
+    ck_assert_ptr_nonnull(area);
+    int created;
+    size_t lock_at[] = {63 * 256 + 200, 64 * 256 + 8, 130 * 256 - 40}; /* around word boundaries */
+    for (size_t k = 0; k < sizeof lock_at / sizeof lock_at[0]; k++) {
+        uintptr_t lock = (uintptr_t)area + lock_at[k];
+        struct rt_lock *l = rt_locktab_get(lock, RT_LOCK_MUTEX, &created);
+        ck_assert_ptr_nonnull(l);
+        for (uintptr_t start = lock - 300; start < lock + 300; start += 8) {
+            for (size_t len = 8; len <= RT_SMALL_RANGE; len += 8) {
+                if (start + len <= lock || start >= lock + l->size)
+                    continue; /* no overlap: either answer is allowed */
+                ck_assert_msg(rt_locktab_may_overlap(start, len), "range %+ld len %zu", (long)(start - lock), len);
+                ck_assert_msg(rt_locktab_may_overlap_small(start), "small range %+ld", (long)(start - lock));
+            }
+        }
+        rt_locktab_retire(l);
+    }
+    free(area);
+}
+END_TEST
+
 static void *insert_many(void *arg)
 {
     char *base = arg;
@@ -106,6 +134,7 @@ Suite *locktab_suite(void)
     TCase *tc = tcase_create("locktab");
     tcase_add_test(tc, ids_are_never_reused);
     tcase_add_test(tc, range_visits_overlapping_locks_only);
+    tcase_add_test(tc, line_filter_never_misses_a_lock);
     tcase_add_test(tc, concurrent_inserts_find_one_record);
     suite_add_tcase(s, tc);
     return s;
