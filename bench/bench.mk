@@ -32,7 +32,7 @@ BENCH_TARGETS += bench-micro bench-real bench-report
 .PHONY: bench-micro bench-real bench-report bench-tools
 
 bench-tools: $(MICRO_BIN) $(MICRO_TSAN) $(MEASURE) $(REAL_GEN) $(BUILD)/lib/librtdd.so $(BUILD)/bin/rtdd \
-             $(BENCH_DIR)/rcubench-rtdd
+             $(BENCH_DIR)/rcubench-rtdd-dyn
 
 bench-micro: bench-tools
 	@. bench/micro/common.sh && machine_info bench/results/machine.csv $(QUICK)

@@ -164,8 +164,10 @@ order (one op = 3 locks); `rwlock_read` uncontended read lock+unlock; `spin_pair
 lock+unlock; `malloc_free_64` malloc(64)+free with a lock alive in the process; `free_heavy_1000`
 malloc+free of 16–1008 bytes while 1,000 heap mutexes are held; `graph_N` lock-order graph build:
 lock *i* then *i+1* for *i* < N, ns per lock (each adds a new lock and a new edge, so flat ns/lock
-means linear growth); `rcu_read1` librtdd_rcu read pair (`rcubench-rtdd read 1`) natively and with
-the rtdd runtime preloaded.
+means linear growth); `rcu_read1` librtdd_rcu read section (lock + dereference + unlock, one
+reader while an updater runs: `rcubench-rtdd-dyn read 1`, linked with librtdd_rcu.so so that rtdd
+checks it) natively and under `rtdd run`; `rcu_plain` malloc(64)+free+mutex pair in a program that
+uses RCU elsewhere (`rcubench-rtdd-dyn plain`): what RCU checking costs a program's RCU-free paths.
 
 Notes:
 - ThreadSanitizer's deadlock detector (clang 14) fails with 1,000 locks held (a CHECK in

@@ -144,9 +144,7 @@ struct rt_lock *rt_locktab_get(uintptr_t addr, enum rt_lock_type type, int *crea
     __atomic_store_n(&fresh->addr, addr, __ATOMIC_RELEASE);
     /* The filter bit is set before the record is visible: a free() that
      * finds the bit clear cannot race with a lock it should have seen. */
-    uintptr_t bit = (addr >> LINE_SHIFT) & (RT_FILTER_BITS - 1);
-    if (!(__atomic_load_n(&rt_line_filter[bit >> 6], __ATOMIC_RELAXED) & (1ull << (bit & 63))))
-        __atomic_fetch_or(&rt_line_filter[bit >> 6], 1ull << (bit & 63), __ATOMIC_RELEASE);
+    rt_filter_set(rt_line_filter, addr);
     __atomic_store_n(&buckets[b], fresh, __ATOMIC_RELEASE);
     __atomic_fetch_add(&live_count, 1, __ATOMIC_RELAXED);
     write_end(s);

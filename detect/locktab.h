@@ -3,7 +3,7 @@
  * which lets lookups run without locks: a reader validates what it found. */
 #ifndef RTDD_LOCKTAB_H
 #define RTDD_LOCKTAB_H
-#include "rt_common.h"
+#include "linefilter.h"
 #include "stackdepot.h"
 #include <stddef.h>
 #include <stdint.h>
@@ -59,42 +59,18 @@ typedef void (*rt_lock_visit_fn)(struct rt_lock *lock, void *arg);
 unsigned rt_locktab_for_range(uintptr_t start, size_t len, rt_lock_visit_fn fn, void *arg);
 void rt_locktab_after_fork(void);
 
-/* A filter over 256-byte lines that have ever held a lock record: bit
- * (line mod 2^23). Never cleared, so a clear bit proves no lock is there;
- * it keeps free() of ordinary memory to a load and a bit test. */
-#define RT_LINE_SHIFT 8
-#define RT_FILTER_BITS (1u << 23)
+/* Lines that have ever held a lock record (linefilter.h): never cleared,
+ * so a clear bit proves no lock is there; it keeps free() of ordinary
+ * memory to a load and a bit test. */
 extern uint64_t rt_line_filter[RT_FILTER_BITS / 64];
 
-static inline int rt_line_filter_test(uintptr_t line)
-{
-    uintptr_t bit = line & (RT_FILTER_BITS - 1);
-    return (__atomic_load_n(&rt_line_filter[bit >> 6], __ATOMIC_RELAXED) >> (bit & 63)) & 3;
-}
-
-/* The same question for a range of at most 192 bytes: it lies within two
- * adjacent lines, whose bits are read from one word without the length
- * (the caller's length test is a predicted branch, not a data dependency). */
-#define RT_SMALL_RANGE 192
 static inline int rt_locktab_may_overlap_small(uintptr_t start)
 {
-    uintptr_t bit = ((start - 64) >> RT_LINE_SHIFT) & (RT_FILTER_BITS - 1);
-    if (unlikely((bit & 63) == 63))
-        return rt_line_filter_test(bit) | rt_line_filter_test(bit + 1);
-    return (__atomic_load_n(&rt_line_filter[bit >> 6], __ATOMIC_RELAXED) >> (bit & 63)) & 3;
+    return rt_filter_may_overlap_small(rt_line_filter, start);
 }
 
 static inline int rt_locktab_may_overlap(uintptr_t start, size_t len)
 {
-    /* A lock that starts up to 64 bytes before the range may reach into it. */
-    uintptr_t first = (start - 64) >> RT_LINE_SHIFT, last = (start + len - 1) >> RT_LINE_SHIFT;
-    if (likely(last - first <= 1)) /* small blocks: two tests, no loop */
-        return rt_line_filter_test(first) | rt_line_filter_test(last);
-    if (last - first > 64)
-        return 1;
-    for (uintptr_t line = first; line <= last; line++)
-        if (rt_line_filter_test(line))
-            return 1;
-    return 0;
+    return rt_filter_may_overlap(rt_line_filter, start, len);
 }
 #endif

@@ -11,6 +11,7 @@
 #include <time.h>
 
 _Atomic int rt_rcu_in_use;
+uint64_t rt_rcu_ref_filter[RT_FILTER_BITS / 64];
 
 /* Read-mostly: written once, so the read side does not store to it. */
 static inline void mark_in_use(void)
@@ -26,14 +27,14 @@ static const char *const flavor_names[RT_RCU_FLAVORS] = { "librtdd_rcu", "urcu-m
 /* The RCU clock: an epoch that only update-side events advance (a grace
  * period's start, an unpublish), so readers just load it. A reader that
  * loaded epoch e entered before every event numbered above e. */
-static _Atomic uint64_t epoch = 1;
+_Atomic uint64_t rt_rcu_epoch = 1;
 static inline uint64_t rcu_clock(void)
 {
-    return __atomic_load_n(&epoch, __ATOMIC_ACQUIRE);
+    return __atomic_load_n(&rt_rcu_epoch, __ATOMIC_ACQUIRE);
 }
 static inline uint64_t rcu_tick(void)
 {
-    return __atomic_add_fetch(&epoch, 1, __ATOMIC_ACQ_REL);
+    return __atomic_add_fetch(&rt_rcu_epoch, 1, __ATOMIC_ACQ_REL);
 }
 
 /* The begin clock of the latest grace period that completed, per flavour:
@@ -41,8 +42,9 @@ static inline uint64_t rcu_tick(void)
 static _Atomic uint64_t gp_done[RT_RCU_FLAVORS];
 
 /* The pseudo-locks: addresses inside the runtime that no program object
- * can have. [f][0] is the RCU lock, [f][1] the callback lock. */
-static char anchors[RT_RCU_FLAVORS][2];
+ * can have. */
+char rt_rcu_anchors[RT_RCU_FLAVORS][2];
+#define anchors rt_rcu_anchors
 
 static struct rt_lock *pseudo(struct rt_thread *t, enum rt_rcu_flavor f, int callbacks, uintptr_t pc)
 {
@@ -142,6 +144,7 @@ void rt_rcu_dereference(struct rt_thread *t, const void *value, uintptr_t pc)
 {
     if (!t->rcu.depth || !value)
         return;
+    rt_rcu_note_referenced((uintptr_t)value);
     unsigned i = t->rcu.nderef++ % RT_RCU_DEREFS;
     t->rcu.deref[i].stack = rt_site_stack(t, pc);
     __atomic_store_n(&t->rcu.deref[i].value, (uintptr_t)value, __ATOMIC_RELEASE);
@@ -158,12 +161,13 @@ void rt_rcu_publish(struct rt_thread *t, const void *old, uintptr_t pc)
     mark_in_use();
     if (!old)
         return;
+    rt_rcu_note_referenced((uintptr_t)old);
     unsigned slot = (unsigned)(rt_hash64((uintptr_t)old) & (UNPUB_SLOTS - 1));
     rt_stack_id stack = rt_site_stack(t, pc);
     rt_spin_lock(&unpub_lock);
-    unpub[slot].ptr = (uintptr_t)old;
     unpub[slot].clock = rcu_tick();
     unpub[slot].stack = stack;
+    __atomic_store_n(&unpub[slot].ptr, (uintptr_t)old, __ATOMIC_RELAXED);
     rt_spin_unlock(&unpub_lock);
 }
 
@@ -384,26 +388,38 @@ static void find_reference(struct rt_thread *t, void *arg)
     }
 }
 
+/* Forgets the unpublish in slot; when no grace period completed since, its
+ * clock and stack explain a free that came too early. */
+static void take_unpublished(unsigned slot, uint64_t *clock, rt_stack_id *stack)
+{
+    int gp_since = 0;
+    for (int f = 0; f < RT_RCU_FLAVORS; f++)
+        gp_since |= __atomic_load_n(&gp_done[f], __ATOMIC_ACQUIRE) > unpub[slot].clock;
+    if (!gp_since) {
+        *clock = unpub[slot].clock;
+        *stack = unpub[slot].stack;
+    }
+    __atomic_store_n(&unpub[slot].ptr, 0, __ATOMIC_RELAXED);
+}
+
 void rt_rcu_on_free(struct rt_thread *t, uintptr_t start, size_t len, uintptr_t pc)
 {
     (void)pc;
     if (t->rcu.in_callback)
         return; /* a callback runs after its grace period by definition */
+    if (!rt_rcu_may_reference(start, len))
+        return; /* never dereferenced nor unpublished: no reader can hold it */
     struct ref_search s = { start, start + len, 0, 0, 0, 0, 0 };
     rt_stack_id unpub_stack = 0;
     unsigned slot = (unsigned)(rt_hash64(start) & (UNPUB_SLOTS - 1));
-    rt_spin_lock(&unpub_lock);
-    if (unpub[slot].ptr == start) {
-        int gp_since = 0;
-        for (int f = 0; f < RT_RCU_FLAVORS; f++)
-            gp_since |= __atomic_load_n(&gp_done[f], __ATOMIC_ACQUIRE) > unpub[slot].clock;
-        if (!gp_since) {
-            s.unpub_clock = unpub[slot].clock;
-            unpub_stack = unpub[slot].stack;
-        }
-        unpub[slot].ptr = 0;
+    /* Most freed blocks were never unpublished: a plain look first keeps
+     * those off the lock. */
+    if (__atomic_load_n(&unpub[slot].ptr, __ATOMIC_RELAXED) == start) {
+        rt_spin_lock(&unpub_lock);
+        if (unpub[slot].ptr == start)
+            take_unpublished(slot, &s.unpub_clock, &unpub_stack);
+        rt_spin_unlock(&unpub_lock);
     }
-    rt_spin_unlock(&unpub_lock);
     rt_thread_for_each(find_reference, &s);
     if (!s.tid)
         return;

@@ -5,6 +5,8 @@
  * acquisition of the callback lock that rcu_barrier write-acquires. */
 #ifndef RTDD_RCUCHECK_H
 #define RTDD_RCUCHECK_H
+#include "engine.h"
+#include "linefilter.h"
 #include "thread.h"
 #include <stddef.h>
 #include <stdint.h>
@@ -14,6 +16,29 @@ enum rt_rcu_flavor { RT_RCU_RTDD, RT_RCU_MEMB, RT_RCU_MB, RT_RCU_BP, RT_RCU_QSBR
 /* Set by the first RCU event: from then on free() is checked against RCU
  * readers. */
 extern _Atomic int rt_rcu_in_use;
+
+/* Lines holding objects readers ever obtained with rcu_dereference or that
+ * were ever unpublished: only a free() overlapping one can concern RCU, so
+ * a program's other frees stay a bit test (linefilter.h). */
+extern uint64_t rt_rcu_ref_filter[RT_FILTER_BITS / 64];
+static inline void rt_rcu_note_referenced(uintptr_t p)
+{
+    rt_filter_set(rt_rcu_ref_filter, p);
+}
+static inline int rt_rcu_referenced_known(uintptr_t p)
+{
+    return rt_filter_test(rt_rcu_ref_filter, p >> RT_LINE_SHIFT);
+}
+static inline int rt_rcu_may_reference(uintptr_t start, size_t len)
+{
+    return rt_filter_may_overlap(rt_rcu_ref_filter, start, len);
+}
+
+/* The pseudo-lock addresses: [f][0] is flavour f's RCU lock, [f][1] its
+ * callback lock. */
+extern char rt_rcu_anchors[RT_RCU_FLAVORS][2];
+/* The RCU clock (see rcucheck.c): readers only load it. */
+extern _Atomic uint64_t rt_rcu_epoch;
 
 void rt_rcu_read_enter(struct rt_thread *t, enum rt_rcu_flavor f, uintptr_t pc);
 void rt_rcu_read_exit(struct rt_thread *t, enum rt_rcu_flavor f, uintptr_t pc);
@@ -47,4 +72,65 @@ unsigned long rt_rcu_migrated_sections(void);
 int rt_rcu_is_pseudo(const struct rt_lock *l);
 /* In a forked child: the tables' locks may have been held by vanished threads. */
 void rt_rcucheck_after_fork(void);
+
+/* The read side's common cases as leaves, for callers outside the runtime
+ * (no guard needed): they return 0, having changed nothing, when the
+ * general function must run. A nested section only counts; the outermost
+ * one of a thread holding no lock, whose pseudo-lock and call site the
+ * caches know, is recorded and pushed as rt_rcu_read_enter would. */
+RT_FAST int rt_rcu_read_enter_fast(struct rt_thread *t, enum rt_rcu_flavor f, uintptr_t pc)
+{
+    unsigned depth = __atomic_load_n(&t->rcu.depth, __ATOMIC_RELAXED);
+    if (__builtin_expect(depth != 0, 0)) {
+        __atomic_store_n(&t->rcu.depth, depth + 1, __ATOMIC_RELAXED);
+        return 1;
+    }
+    if (__builtin_expect((t->nheld | (unsigned)t->untracked) != 0 || !__rseq_size ||
+                             !__atomic_load_n(&rt_rcu_in_use, __ATOMIC_RELAXED), 0))
+        return 0;
+    uint64_t id;
+    uintptr_t addr = (uintptr_t)&rt_rcu_anchors[f][0];
+    struct rt_lock *l = rt_lock_cached_id(t, addr, &id);
+    unsigned slot = (unsigned)(pc >> 2) & (RT_SITE_CACHE - 1);
+    if (__builtin_expect(!l || t->site_cache[slot].pc != pc, 0))
+        return 0;
+    int cpu = rt_current_cpu_rseq();
+    t->rcu.flavor = (uint8_t)f;
+    t->rcu.enter_stack = t->site_cache[slot].stack;
+    t->rcu.enter_cpu = (int16_t)cpu;
+    t->rcu.nderef = 0;
+    __atomic_store_n(&t->rcu.enter_clock, __atomic_load_n(&rt_rcu_epoch, __ATOMIC_ACQUIRE), __ATOMIC_RELAXED);
+    __atomic_store_n(&t->rcu.depth, 1, __ATOMIC_RELEASE);
+    return rt_lock_first_acquired_fast(t, l, id, addr, RT_ACQ_READ, pc, cpu); /* 1: the site is cached */
+}
+
+RT_FAST int rt_rcu_read_exit_fast(struct rt_thread *t, enum rt_rcu_flavor f)
+{
+    unsigned depth = __atomic_load_n(&t->rcu.depth, __ATOMIC_RELAXED);
+    if (__builtin_expect(depth > 1, 0)) {
+        __atomic_store_n(&t->rcu.depth, depth - 1, __ATOMIC_RELAXED);
+        return 1;
+    }
+    if (__builtin_expect(depth == 0 || !__rseq_size, 0) ||
+        !rt_lock_release_fast(t, (uintptr_t)&rt_rcu_anchors[f][0]))
+        return 0;
+    __atomic_store_n(&t->rcu.depth, 0, __ATOMIC_RELEASE);
+    t->rcu.sections++;
+    if (rt_current_cpu_rseq() != t->rcu.enter_cpu)
+        t->rcu.migrated++;
+    return 1;
+}
+
+RT_FAST int rt_rcu_dereference_fast(struct rt_thread *t, const void *value, uintptr_t pc)
+{
+    if (!__atomic_load_n(&t->rcu.depth, __ATOMIC_RELAXED) || !value)
+        return 1; /* outside a section, or NULL: nothing to remember */
+    unsigned slot = (unsigned)(pc >> 2) & (RT_SITE_CACHE - 1);
+    if (__builtin_expect(t->site_cache[slot].pc != pc || !rt_rcu_referenced_known((uintptr_t)value), 0))
+        return 0;
+    unsigned i = t->rcu.nderef++ % RT_RCU_DEREFS;
+    t->rcu.deref[i].stack = t->site_cache[slot].stack;
+    __atomic_store_n(&t->rcu.deref[i].value, (uintptr_t)value, __ATOMIC_RELEASE);
+    return 1;
+}
 #endif

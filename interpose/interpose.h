@@ -115,6 +115,14 @@ static inline struct rt_thread *rti_enter(void)
     return t;
 }
 
+/* The thread's state for a leaf fast path, which runs without entering
+ * the runtime: NULL before set-up, after teardown and inside the runtime. */
+static inline struct rt_thread *rti_self_unguarded(void)
+{
+    struct rt_thread *t = rti_self;
+    return likely(t != NULL && !rti_guard) ? t : NULL;
+}
+
 static inline void rti_leave(void)
 {
     __atomic_signal_fence(__ATOMIC_SEQ_CST);

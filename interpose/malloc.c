@@ -3,6 +3,7 @@
 #include "interpose.h"
 #include "rcucheck.h"
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 static inline int ready(void)
@@ -56,48 +57,27 @@ static inline void lifetime_ends(void *p, uintptr_t pc)
     if (likely(rt_locktab_live() == 0) && likely(!rcu))
         return;
     size_t size = block_size(p);
-    if (unlikely(rcu) || unlikely(rt_locktab_may_overlap((uintptr_t)p, size)))
+    if (unlikely(rt_locktab_may_overlap((uintptr_t)p, size)) || (rcu && rt_rcu_may_reference((uintptr_t)p, size)))
         check_freed_block(p, size, pc);
 }
 
-RTI_EXPORT void *malloc(size_t size)
-{
-    /* One load: the real malloc is usable as soon as it is resolved. */
-    void *(*real_malloc)(size_t) = rti_real.malloc;
-    if (likely(real_malloc != NULL))
-        return real_malloc(size);
-    if (unlikely(!ready()))
-        return rti_arena_alloc(size, 16);
-    return rti_real.malloc(size);
-}
-
-RTI_EXPORT void *calloc(size_t n, size_t size)
-{
-    if (unlikely(!ready())) {
-        if (size && n > SIZE_MAX / size)
-            return NULL;
-        return rti_arena_alloc(n * size, 16); /* the arena is zeroed static memory */
-    }
-    return rti_real.calloc(n, size);
-}
-
-/* The common free: no lock record was ever near the block and RCU checking
- * is off. Kept a frameless leaf that jumps to the real free. */
+/* The common free: no lock record and no object RCU readers referenced
+ * was ever near the block. Kept a frameless leaf that jumps to the real free. */
 static inline int free_needs_no_check(void *p)
 {
-    if (unlikely(__atomic_load_n(&rt_rcu_in_use, __ATOMIC_RELAXED)))
-        return 0;
-    if (likely(rt_locktab_live() == 0))
+    long live = rt_locktab_live();
+    int rcu = __atomic_load_n(&rt_rcu_in_use, __ATOMIC_RELAXED);
+    if (likely((live | rcu) == 0))
         return 1;
-    /* Another allocator's block size costs a call: free_checked asks it. */
     if (unlikely(!p) || unlikely(!rti_glibc_malloc))
         return 0; /* another allocator's block size costs a call: free_checked asks */
     /* The chunk size less one header word: exact, or 8 bytes over for
-     * mmapped chunks, which only widens the filter's question. */
+     * mmapped chunks, which only widens the filters' question. */
     size_t size = (((const size_t *)p)[-1] & ~(size_t)7) - sizeof(size_t);
     if (likely(size <= RT_SMALL_RANGE))
-        return !rt_locktab_may_overlap_small((uintptr_t)p);
-    return !rt_locktab_may_overlap((uintptr_t)p, size);
+        return !((live && rt_locktab_may_overlap_small((uintptr_t)p)) ||
+                 (rcu && rt_filter_may_overlap_small(rt_rcu_ref_filter, (uintptr_t)p)));
+    return !((live && rt_locktab_may_overlap((uintptr_t)p, size)) || (rcu && rt_rcu_may_reference((uintptr_t)p, size)));
 }
 
 __attribute__((noinline)) static void free_checked(void *p, uintptr_t pc)

@@ -16,9 +16,14 @@
     if (!t)                                 \
         return value
 
+/* The read side's common cases run as leaves (rcucheck.h), without
+ * entering the runtime; the rest, and anything to report, the general way. */
 static void read_enter(const void *caller, unsigned int depth)
 {
     (void)depth;
+    struct rt_thread *self = rti_self_unguarded();
+    if (likely(self && rt_rcu_read_enter_fast(self, RT_RCU_RTDD, (uintptr_t)caller)))
+        return;
     HOOK_ENTER();
     rt_rcu_read_enter(t, RT_RCU_RTDD, (uintptr_t)caller);
     rti_leave();
@@ -27,6 +32,9 @@ static void read_enter(const void *caller, unsigned int depth)
 static void read_exit(const void *caller, unsigned int depth)
 {
     (void)depth;
+    struct rt_thread *self = rti_self_unguarded();
+    if (likely(self && rt_rcu_read_exit_fast(self, RT_RCU_RTDD)))
+        return;
     HOOK_ENTER();
     rt_rcu_read_exit(t, RT_RCU_RTDD, (uintptr_t)caller);
     rti_leave();
@@ -43,6 +51,9 @@ static void read_unbalanced(const void *caller)
 static void dereference(const void *value, const void *slot, const void *caller)
 {
     (void)slot;
+    struct rt_thread *self = rti_self_unguarded();
+    if (likely(self && rt_rcu_dereference_fast(self, value, (uintptr_t)caller)))
+        return;
     HOOK_ENTER();
     rt_rcu_dereference(t, value, (uintptr_t)caller);
     rti_leave();

@@ -58,16 +58,20 @@ static void run_callback(enum rt_rcu_flavor f, struct urcu_head *head)
     RTI_EXPORT void urcu_##prefix##_read_lock(void)                                       \
     {                                                                                     \
         REAL(F, read_lock, "urcu_" #prefix "_read_lock")();                               \
-        struct rt_thread *t = rti_enter();                                                \
-        if (t) {                                                                          \
+        struct rt_thread *t = rti_self_unguarded();                                       \
+        if (likely(t && rt_rcu_read_enter_fast(t, F, RTI_CALLER())))                      \
+            return;                                                                       \
+        if ((t = rti_enter())) {                                                          \
             rt_rcu_read_enter(t, F, RTI_CALLER());                                        \
             rti_leave();                                                                  \
         }                                                                                 \
     }                                                                                     \
     RTI_EXPORT void urcu_##prefix##_read_unlock(void)                                     \
     {                                                                                     \
-        struct rt_thread *t = rti_enter();                                                \
-        if (t) {                                                                          \
+        struct rt_thread *t = rti_self_unguarded();                                       \
+        if (likely(t && rt_rcu_read_exit_fast(t, F)))                                     \
+            t = NULL;                                                                     \
+        else if ((t = rti_enter())) {                                                     \
             rt_rcu_read_exit(t, F, RTI_CALLER());                                         \
             rti_leave();                                                                  \
         }                                                                                 \
@@ -130,8 +134,10 @@ RTI_EXPORT void *rcu_dereference_sym(void *p)
     if (!real_deref)
         real_deref = (void *(*)(void *))urcu_real("rcu_dereference_sym");
     void *v = real_deref(p);
-    struct rt_thread *t = rti_enter();
-    if (t) {
+    struct rt_thread *t = rti_self_unguarded();
+    if (likely(t && rt_rcu_dereference_fast(t, v, RTI_CALLER())))
+        return v;
+    if ((t = rti_enter())) {
         rt_rcu_dereference(t, v, RTI_CALLER());
         rti_leave();
     }

@@ -50,7 +50,7 @@ void rtdd_rcu_get_stats(struct rtdd_rcu_stats *out)
     memset(out, 0, sizeof(*out));
     out->grace_periods = rtdd_rcu_gp_count();
     rtdd_rcu_callbacks_stats(out);
-    out->read_slow_calls = __atomic_load_n(&rtdd_rcu_read_slow_calls, __ATOMIC_RELAXED);
+    out->read_slow_calls = rtdd_rcu_registry_slow_calls();
     out->registered_threads = rtdd_rcu_registry_count();
     out->membarrier = rtdd_rcu_has_membarrier();
 }

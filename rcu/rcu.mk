@@ -95,6 +95,13 @@ $(BUILD)/bench/rcubench-rtdd: bench/rcu/rcubench.c bench/rcu/flavor.h $(RCU_LIB_
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) -DFLAVOR_RTDD -o $@ $< $(RCU_LIB_A) $(RCU_LDLIBS)
 
+# The same program linked with librtdd_rcu.so: a program the runtime can
+# check (the static one keeps the hook setter private, so rtdd cannot).
+$(BUILD)/bench/rcubench-rtdd-dyn: bench/rcu/rcubench.c bench/rcu/flavor.h $(RCU_LIB_SO)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -DFLAVOR_RTDD -o $@ $< -L$(dir $(RCU_LIB_SO)) -lrtdd_rcu \
+	    -Wl,-rpath,$(abspath $(dir $(RCU_LIB_SO))) $(RCU_LDLIBS)
+
 $(BUILD)/bench/rcubench-urcu-%: bench/rcu/rcubench.c bench/rcu/flavor.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) -DFLAVOR_URCU_$$(echo $* | tr a-z A-Z) -o $@ $< \

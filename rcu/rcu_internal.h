@@ -54,6 +54,9 @@ struct rtdd_rcu_reader_chunk {
 RTDD_HIDDEN struct rtdd_rcu_reader_chunk *rtdd_rcu_registry_first(void);
 RTDD_HIDDEN void rtdd_rcu_registry_after_fork_child(void);
 RTDD_HIDDEN uint64_t rtdd_rcu_registry_count(void);
+/* Out-of-line read-side entries, summed over every slot (slots outlive
+ * their threads, so the sum covers exited threads too). */
+RTDD_HIDDEN uint64_t rtdd_rcu_registry_slow_calls(void);
 
 /* ---- barrier.c: asymmetric (update-side) memory barrier ---- */
 RTDD_HIDDEN void rtdd_rcu_barrier_init(void);
@@ -78,7 +81,6 @@ RTDD_HIDDEN extern __thread int rtdd_rcu_on_worker;
 RTDD_HIDDEN void rtdd_rcu_limits_init(void);
 
 /* ---- debug_hooks.c ---- */
-RTDD_HIDDEN extern uint64_t rtdd_rcu_read_slow_calls;
 static inline const struct rtdd_rcu_debug_ops *rtdd_rcu_hooks(void)
 {
     return __atomic_load_n(&rtdd_rcu_debug_ops_active, __ATOMIC_ACQUIRE);

@@ -9,15 +9,16 @@
  * is written often is cache-line aligned too, so none can share these lines. */
 RTDD_CACHELINE uint64_t rtdd_rcu_gp_ctr = 1; /* nesting 1, phase 0 */
 RTDD_CACHELINE unsigned int rtdd_rcu_read_slow = RTDD_RCU_SLOW_FENCE; /* until membarrier is known */
-RTDD_CACHELINE uint64_t rtdd_rcu_read_slow_calls;
 
-/* A statistic: a plain load and store, not a locked increment, which would
- * cost more than the rest of the out-of-line path; concurrent readers may
- * lose counts. */
+/* A statistic, counted in the reader's own slot (its own cache line, so
+ * readers never share a written line); a plain load and store, as a signal
+ * handler's count may be lost. The shared unregistered slot is never written. */
 static inline void count_slow_call(void)
 {
-    __atomic_store_n(&rtdd_rcu_read_slow_calls, __atomic_load_n(&rtdd_rcu_read_slow_calls, __ATOMIC_RELAXED) + 1,
-                     __ATOMIC_RELAXED);
+    struct rtdd_rcu_reader *self = rtdd_rcu_self;
+    if (self != &rtdd_rcu_unregistered)
+        __atomic_store_n(&self->slow_calls, __atomic_load_n(&self->slow_calls, __ATOMIC_RELAXED) + 1,
+                         __ATOMIC_RELAXED);
 }
 
 void rtdd_rcu_read_lock_slow(void)

@@ -143,6 +143,15 @@ void rcu_unregister_thread(void)
     pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
+uint64_t rtdd_rcu_registry_slow_calls(void)
+{
+    uint64_t sum = 0;
+    for (struct rtdd_rcu_reader_chunk *c = rtdd_rcu_registry_first(); c; c = c->next)
+        for (uint32_t i = 0; i < c->nslots; i++)
+            sum += __atomic_load_n(&c->slots[i].slow_calls, __ATOMIC_RELAXED);
+    return sum;
+}
+
 /* In a fork child only the forking thread survives: free every other slot
  * so grace periods in the child do not wait for threads that do not exist. */
 void rtdd_rcu_registry_after_fork_child(void)

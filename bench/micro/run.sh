@@ -14,7 +14,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common.sh"
 rtdd=${RTDD:-build/bin/rtdd}
 micro=$bindir/micro; micro_tsan=$bindir/micro-tsan; measure=$bindir/measure
-rcubench=${RCUBENCH:-$bindir/rcubench-rtdd}
+rcubench=${RCUBENCH:-$bindir/rcubench-rtdd-dyn} # linked with librtdd_rcu.so: checked under rtdd
 logs=$bindir/logs; mkdir -p "$logs"
 quick=${QUICK:-0}
 if [ "$quick" = 1 ]; then rounds=${ROUNDS:-3}; vg_rounds=1; scale=10; rcu_s=0.2; else rounds=${ROUNDS:-5}; vg_rounds=$rounds; scale=1; rcu_s=0.5; fi
@@ -32,7 +32,8 @@ free_heavy_1000|free_heavy_1000|5000000|10|1000
 graph_10k|graph|10000|1|1
 graph_30k|graph|30000|1|0
 graph_100k|graph|100000|1|0
-rcu_read1|rcu|0|0|0"
+rcu_read1|rcu|0|0|0
+rcu_plain|rcuplain|5000000|0|0"
 
 # run_tool TOOL WORKLOAD ITERATIONS OUTBASE: one run; OUTBASE.v gets ns/op
 # (or nan), OUTBASE.m "wall maxrss status".
@@ -41,6 +42,8 @@ run_tool() {
     case $w:$tool in
     rcu:native) cmd=("$rcubench" read 1 "$rcu_s") ;;
     rcu:rtdd) cmd=(env RTDD_OPTIONS=print_summary=0 "$rtdd" run -- "$rcubench" read 1 "$rcu_s") ;;
+    rcuplain:native) cmd=("$rcubench" plain "$n") ;;
+    rcuplain:rtdd) cmd=(env RTDD_OPTIONS=print_summary=0 "$rtdd" run -- "$rcubench" plain "$n") ;;
     *:native) cmd=("$micro" "$w" "$n") ;;
     *:rtdd) cmd=(env RTDD_OPTIONS=print_summary=0 "$rtdd" run -- "$micro" "$w" "$n") ;;
     # TSan's deadlock detector aborts (CHECK in DeadlockDetectorTLS::addLock,
@@ -50,7 +53,7 @@ run_tool() {
     *:helgrind | *:drd) cmd=(valgrind --tool="$tool" -q "$micro" "$w" "$n") ;;
     esac
     if timeout 300 "$measure" "$out.m" -- "${cmd[@]}" >"$out.o" 2>>"$logs/micro-$w-$tool.log"; then
-        if [ "$w" = rcu ]; then awk 'NR == 1 { print $2 }' "$out.o" >"$out.v"; else head -1 "$out.o" >"$out.v"; fi
+        case $w in rcu | rcuplain) awk 'NR == 1 { print $2 }' "$out.o" >"$out.v" ;; *) head -1 "$out.o" >"$out.v" ;; esac
     else
         echo nan >"$out.v"; echo "nan nan $?" >"$out.m"
         echo "  warning: $w under $tool failed (log: $logs/micro-$w-$tool.log)" >&2

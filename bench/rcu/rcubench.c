@@ -8,7 +8,10 @@
  *   callrcu COUNT      call_rcu() throughput: COUNT call_rcu(free) from one
  *                      thread plus the rcu_barrier() that reaps them (Mops/s)
  *   flood SECONDS      4 threads call_rcu() small objects for SECONDS; peak
- *                      RSS (MB, getrusage) */
+ *                      RSS (MB, getrusage)
+ *   plain COUNT        ns per malloc(64)+free+mutex lock/unlock in a program
+ *                      that uses RCU (readers, an update, call_rcu) but not
+ *                      on these paths: what RCU checking costs the rest */
 #include "flavor.h"
 
 #include <pthread.h>
@@ -192,6 +195,35 @@ static int mode_flood(double seconds)
     _exit(0); /* a liburcu backlog can take minutes to drain: not measured */
 }
 
+static pthread_mutex_t plain_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+static int mode_plain(long count)
+{
+    flavor_thread_online();
+    shared = new_payload(1);
+    for (int i = 0; i < 100; i++) { /* RCU in use: sections, dereferences, updates */
+        rcu_read_lock();
+        struct payload *p = rcu_dereference(shared);
+        long v = p->value;
+        rcu_read_unlock();
+        struct payload *old = shared;
+        rcu_assign_pointer(shared, new_payload(v + 1));
+        call_rcu(&old->rh, free_payload);
+    }
+    rcu_barrier();
+    double t0 = now();
+    for (long i = 0; i < count; i++) {
+        void *volatile q = malloc(64);
+        free(q);
+        pthread_mutex_lock(&plain_mutex);
+        pthread_mutex_unlock(&plain_mutex);
+    }
+    double elapsed = now() - t0;
+    flavor_thread_offline();
+    printf("plain %.3f ns/op\n", elapsed * 1e9 / count);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 4 && strcmp(argv[1], "read") == 0)
@@ -202,7 +234,9 @@ int main(int argc, char **argv)
         return mode_callrcu(atol(argv[2]));
     if (argc == 3 && strcmp(argv[1], "flood") == 0)
         return mode_flood(atof(argv[2]));
-    fprintf(stderr, "usage: %s read N SECONDS | sync SECONDS | callrcu COUNT | flood SECONDS\n"
+    if (argc == 3 && strcmp(argv[1], "plain") == 0)
+        return mode_plain(atol(argv[2]));
+    fprintf(stderr, "usage: %s read N SECONDS | sync SECONDS | callrcu COUNT | flood SECONDS | plain COUNT\n"
                     "(flavour %s)\n", argv[0], FLAVOR_NAME);
     return 2;
 }

@@ -38,7 +38,8 @@ struct rtdd_rcu_reader {
     uint64_t ctr;    /* nesting | phase snapshot; read by grace periods */
     int32_t in_use;  /* slot claimed by a live thread */
     int32_t tid;     /* owner's kernel thread id (diagnostics) */
-    char pad[48];    /* one cache line per reader: no false sharing */
+    uint64_t slow_calls; /* entries into the out-of-line read side (statistics) */
+    char pad[40];    /* one cache line per reader: no false sharing */
 } __attribute__((aligned(64)));
 
 /* Bits of rtdd_rcu_read_slow: any set bit sends the read side out of line. */
@@ -182,7 +183,7 @@ struct rtdd_rcu_stats {
     uint64_t callback_batches;   /* worker batches */
     uint64_t throttled_calls;    /* call_rcu() calls that waited at the hard limit */
     uint64_t max_pending;        /* high-water mark of pending callbacks */
-    uint64_t read_slow_calls;    /* read-side entries into the out-of-line path (approximate when readers run concurrently) */
+    uint64_t read_slow_calls;    /* read-side entries into the out-of-line path (a count made in a signal handler may be lost) */
     uint64_t registered_threads; /* live registered reader slots */
     int membarrier;              /* 1: asymmetric barriers via membarrier(2) */
 };

@@ -32,6 +32,40 @@ START_TEST(freed_while_referenced)
 }
 END_TEST
 
+/* The leaf fast paths the hooks use record what the general functions do,
+ * and decline (changing nothing) where those must run. */
+START_TEST(fast_paths_match_the_general_ones)
+{
+    ck_assert_int_ne(__rseq_size, 0); /* the fast paths need rseq's CPU number */
+    char *obj = malloc(64); /* call sites apart, as real ones are: each its own cache slot */
+    rt_rcu_read_enter(reader, RT_RCU_RTDD, PC(0x10)); /* learns the pseudo-lock and the site */
+    rt_rcu_dereference(reader, obj, PC(0x20));
+    rt_rcu_read_exit(reader, RT_RCU_RTDD, PC(0x30));
+    ck_assert_int_eq(rt_rcu_read_enter_fast(reader, RT_RCU_RTDD, PC(0x10)), 1);
+    ck_assert_uint_eq(reader->rcu.depth, 1);
+    ck_assert_uint_eq(reader->nheld, 1);
+    ck_assert(rt_rcu_is_pseudo(reader->held[0].lock));
+    ck_assert_int_eq(rt_rcu_read_enter_fast(reader, RT_RCU_RTDD, PC(0x40)), 1); /* nested: only counts */
+    ck_assert_uint_eq(reader->rcu.depth, 2);
+    ck_assert_int_eq(rt_rcu_read_exit_fast(reader, RT_RCU_RTDD), 1);
+    ck_assert_int_eq(rt_rcu_dereference_fast(reader, obj, PC(0x20)), 1);
+    ck_assert_uint_eq(reader->rcu.nderef, 1);
+    rt_rcu_on_free(updater, (uintptr_t)obj, 64, PC(0x50));
+    ck_assert_uint_eq(rt_report_count(RT_KIND_RCU_FREED_WHILE_REFERENCED), 1);
+    ck_assert_int_eq(rt_rcu_read_exit_fast(reader, RT_RCU_RTDD), 1);
+    ck_assert_uint_eq(reader->rcu.depth, 0);
+    ck_assert_uint_eq(reader->nheld, 0);
+    /* Declined: an unknown call site, and a thread already holding a lock. */
+    ck_assert_int_eq(rt_rcu_read_enter_fast(reader, RT_RCU_RTDD, PC(0x60)), 0);
+    reader->nheld = 1;
+    ck_assert_int_eq(rt_rcu_read_enter_fast(reader, RT_RCU_RTDD, PC(0x10)), 0);
+    reader->nheld = 0;
+    ck_assert_uint_eq(reader->rcu.depth, 0);
+    ck_assert_int_eq(rt_rcu_read_exit_fast(reader, RT_RCU_RTDD), 0); /* unbalanced: the general path reports */
+    free(obj);
+}
+END_TEST
+
 START_TEST(unpublished_freed_without_grace_period)
 {
     char *obj = malloc(64);
@@ -130,6 +164,7 @@ Suite *rcucheck_suite(void)
     TCase *tc = tcase_create("rcucheck");
     tcase_add_checked_fixture(tc, setup, NULL);
     tcase_add_test(tc, freed_while_referenced);
+    tcase_add_test(tc, fast_paths_match_the_general_ones);
     tcase_add_test(tc, unpublished_freed_without_grace_period);
     tcase_add_test(tc, grace_period_between_makes_free_safe);
     tcase_add_test(tc, grace_period_with_old_reader_is_a_violation);
