@@ -11,7 +11,8 @@
 #include <time.h>
 
 _Atomic int rt_rcu_in_use;
-uint64_t rt_rcu_ref_filter[RT_FILTER_BITS / 64];
+_Atomic uint64_t rt_rcu_line_clock[1u << RT_RCU_LINE_BITS];
+_Atomic uint64_t rt_rcu_gp_floor;
 
 /* Read-mostly: written once, so the read side does not store to it. */
 static inline void mark_in_use(void)
@@ -40,6 +41,45 @@ static inline uint64_t rcu_tick(void)
 /* The begin clock of the latest grace period that completed, per flavour:
  * every reader that entered before it has left. */
 static _Atomic uint64_t gp_done[RT_RCU_FLAVORS];
+
+/* The RCUs seen in read sections, and the grace-period floor over them
+ * (rt_rcu_gp_floor): recomputed when a grace period completes or a new RCU
+ * shows up, and again if one showed up meanwhile, so it never stays above
+ * an RCU in use. */
+static _Atomic unsigned flavors_used;
+
+static void refresh_gp_floor(void)
+{
+    unsigned used;
+    do {
+        used = __atomic_load_n(&flavors_used, __ATOMIC_ACQUIRE);
+        uint64_t floor = UINT64_MAX;
+        for (int f = 0; f < RT_RCU_FLAVORS; f++)
+            if (used & (1u << f)) {
+                uint64_t d = __atomic_load_n(&gp_done[f], __ATOMIC_ACQUIRE);
+                floor = d < floor ? d : floor;
+            }
+        __atomic_store_n(&rt_rcu_gp_floor, used ? floor : 0, __ATOMIC_RELEASE);
+    } while (__atomic_load_n(&flavors_used, __ATOMIC_ACQUIRE) != used);
+}
+
+static void note_flavor(enum rt_rcu_flavor f)
+{
+    if (!(__atomic_load_n(&flavors_used, __ATOMIC_RELAXED) & (1u << f))) {
+        __atomic_fetch_or(&flavors_used, 1u << f, __ATOMIC_ACQ_REL);
+        refresh_gp_floor();
+    }
+}
+
+/* Every reader of f that entered before clock began has left. */
+static void grace_period_done(enum rt_rcu_flavor f, uint64_t began)
+{
+    uint64_t done = __atomic_load_n(&gp_done[f], __ATOMIC_RELAXED);
+    while (done < began &&
+           !__atomic_compare_exchange_n(&gp_done[f], &done, began, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+        ;
+    refresh_gp_floor();
+}
 
 /* The pseudo-locks: addresses inside the runtime that no program object
  * can have. */
@@ -105,6 +145,7 @@ void rt_rcu_read_enter(struct rt_thread *t, enum rt_rcu_flavor f, uintptr_t pc)
         return;
     }
     /* Outermost: a read acquisition of the flavour's RCU lock. */
+    note_flavor(f);
     struct rt_lock *l = pseudo(t, f, 0, pc);
     t->rcu.flavor = (uint8_t)f;
     t->rcu.enter_stack = rt_site_stack(t, pc);
@@ -144,7 +185,7 @@ void rt_rcu_dereference(struct rt_thread *t, const void *value, uintptr_t pc)
 {
     if (!t->rcu.depth || !value)
         return;
-    rt_rcu_note_referenced((uintptr_t)value);
+    rt_rcu_note_referenced((uintptr_t)value, __atomic_load_n(&t->rcu.enter_clock, __ATOMIC_RELAXED));
     unsigned i = t->rcu.nderef++ % RT_RCU_DEREFS;
     t->rcu.deref[i].stack = rt_site_stack(t, pc);
     __atomic_store_n(&t->rcu.deref[i].value, (uintptr_t)value, __ATOMIC_RELEASE);
@@ -161,11 +202,12 @@ void rt_rcu_publish(struct rt_thread *t, const void *old, uintptr_t pc)
     mark_in_use();
     if (!old)
         return;
-    rt_rcu_note_referenced((uintptr_t)old);
     unsigned slot = (unsigned)(rt_hash64((uintptr_t)old) & (UNPUB_SLOTS - 1));
     rt_stack_id stack = rt_site_stack(t, pc);
+    uint64_t clock = rcu_tick();
+    rt_rcu_note_referenced((uintptr_t)old, clock);
     rt_spin_lock(&unpub_lock);
-    unpub[slot].clock = rcu_tick();
+    unpub[slot].clock = clock;
     unpub[slot].stack = stack;
     __atomic_store_n(&unpub[slot].ptr, (uintptr_t)old, __ATOMIC_RELAXED);
     rt_spin_unlock(&unpub_lock);
@@ -257,10 +299,7 @@ void rt_rcu_wait_end(struct rt_thread *t, enum rt_rcu_flavor f, int barrier, uin
         return;
     uint64_t began = t->rcu.wait_clock;
     check_gp(t, f, began, "synchronize_rcu()");
-    uint64_t done = __atomic_load_n(&gp_done[f], __ATOMIC_RELAXED);
-    while (done < began && !__atomic_compare_exchange_n(&gp_done[f], &done, began, 1, __ATOMIC_RELEASE,
-                                                         __ATOMIC_RELAXED))
-        ;
+    grace_period_done(f, began);
 }
 
 /* Queued rcu_heads: head -> where and when queued. Not lossy: a head is
@@ -338,6 +377,9 @@ void *rt_rcu_callback_begin(struct rt_thread *t, enum rt_rcu_flavor f, const voi
     if (q) {
         func = q->func;
         check_gp(t, f, q->clock, "the grace period before a callback");
+        /* The callback's grace period began after call_rcu: a floor for
+         * programs that never call synchronize_rcu. */
+        grace_period_done(f, q->clock);
         rt_pool_put(&queue_pool, q);
     }
     return func;

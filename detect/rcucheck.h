@@ -17,21 +17,65 @@ enum rt_rcu_flavor { RT_RCU_RTDD, RT_RCU_MEMB, RT_RCU_MB, RT_RCU_BP, RT_RCU_QSBR
  * readers. */
 extern _Atomic int rt_rcu_in_use;
 
-/* Lines holding objects readers ever obtained with rcu_dereference or that
- * were ever unpublished: only a free() overlapping one can concern RCU, so
- * a program's other frees stay a bit test (linefilter.h). */
-extern uint64_t rt_rcu_ref_filter[RT_FILTER_BITS / 64];
-static inline void rt_rcu_note_referenced(uintptr_t p)
+/* What free() needs to know cheaply: per 256-byte line (mod 2^21), the
+ * latest RCU clock at which an object there was obtained with
+ * rcu_dereference (the reader's entry clock) or unpublished (0: never).
+ * Once every RCU in use has completed a grace period that began after
+ * that clock, no reader can still hold the line's objects and no unpublish
+ * there can be premature: a free() of memory on such lines, and of memory
+ * RCU never touched, is decided without looking at any thread. */
+#define RT_RCU_LINE_BITS 21
+extern _Atomic uint64_t rt_rcu_line_clock[1u << RT_RCU_LINE_BITS];
+/* The smallest latest-completed grace-period begin clock over the RCUs in
+ * use (each grace period's readers entered below it). */
+extern _Atomic uint64_t rt_rcu_gp_floor;
+
+static inline _Atomic uint64_t *rt_rcu_line_slot(uintptr_t line)
 {
-    rt_filter_set(rt_rcu_ref_filter, p);
+    return &rt_rcu_line_clock[line & ((1u << RT_RCU_LINE_BITS) - 1)];
 }
-static inline int rt_rcu_referenced_known(uintptr_t p)
+
+/* Raises the line clock of p to clock; a plain load first keeps lines
+ * already that recent read-only. */
+static inline void rt_rcu_note_referenced(uintptr_t p, uint64_t clock)
 {
-    return rt_filter_test(rt_rcu_ref_filter, p >> RT_LINE_SHIFT);
+    _Atomic uint64_t *slot = rt_rcu_line_slot(p >> RT_LINE_SHIFT);
+    uint64_t cur = __atomic_load_n(slot, __ATOMIC_RELAXED);
+    while (cur < clock && !__atomic_compare_exchange_n(slot, &cur, clock, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+        ;
 }
+
+static inline int rt_rcu_referenced_known(uintptr_t p, uint64_t clock)
+{
+    return __atomic_load_n(rt_rcu_line_slot(p >> RT_LINE_SHIFT), __ATOMIC_RELAXED) >= clock;
+}
+
+static inline int rt_rcu_line_live(uintptr_t line, uint64_t floor)
+{
+    uint64_t c = __atomic_load_n(rt_rcu_line_slot(line), __ATOMIC_RELAXED);
+    return c != 0 && c >= floor;
+}
+
+/* May a reader still use memory in [start, start+len), or was an object
+ * there unpublished too recently? 0 proves neither. */
 static inline int rt_rcu_may_reference(uintptr_t start, size_t len)
 {
-    return rt_filter_may_overlap(rt_rcu_ref_filter, start, len);
+    uint64_t floor = __atomic_load_n(&rt_rcu_gp_floor, __ATOMIC_ACQUIRE);
+    uintptr_t first = (start - RT_FILTER_REACH) >> RT_LINE_SHIFT, last = (start + len - 1) >> RT_LINE_SHIFT;
+    if (last - first > 64)
+        return 1;
+    for (uintptr_t line = first; line <= last; line++)
+        if (rt_rcu_line_live(line, floor))
+            return 1;
+    return 0;
+}
+
+/* The same for a block of at most RT_SMALL_RANGE bytes: two lines. */
+static inline int rt_rcu_may_reference_small(uintptr_t start)
+{
+    uint64_t floor = __atomic_load_n(&rt_rcu_gp_floor, __ATOMIC_ACQUIRE);
+    uintptr_t line = (start - RT_FILTER_REACH) >> RT_LINE_SHIFT;
+    return rt_rcu_line_live(line, floor) | rt_rcu_line_live(line + 1, floor);
 }
 
 /* The pseudo-lock addresses: [f][0] is flavour f's RCU lock, [f][1] its
@@ -126,7 +170,9 @@ RT_FAST int rt_rcu_dereference_fast(struct rt_thread *t, const void *value, uint
     if (!__atomic_load_n(&t->rcu.depth, __ATOMIC_RELAXED) || !value)
         return 1; /* outside a section, or NULL: nothing to remember */
     unsigned slot = (unsigned)(pc >> 2) & (RT_SITE_CACHE - 1);
-    if (__builtin_expect(t->site_cache[slot].pc != pc || !rt_rcu_referenced_known((uintptr_t)value), 0))
+    if (__builtin_expect(t->site_cache[slot].pc != pc ||
+                             !rt_rcu_referenced_known((uintptr_t)value, __atomic_load_n(&t->rcu.enter_clock, __ATOMIC_RELAXED)),
+                         0))
         return 0;
     unsigned i = t->rcu.nderef++ % RT_RCU_DEREFS;
     t->rcu.deref[i].stack = t->site_cache[slot].stack;

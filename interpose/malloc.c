@@ -76,7 +76,7 @@ static inline int free_needs_no_check(void *p)
     size_t size = (((const size_t *)p)[-1] & ~(size_t)7) - sizeof(size_t);
     if (likely(size <= RT_SMALL_RANGE))
         return !((live && rt_locktab_may_overlap_small((uintptr_t)p)) ||
-                 (rcu && rt_filter_may_overlap_small(rt_rcu_ref_filter, (uintptr_t)p)));
+                 (rcu && rt_rcu_may_reference_small((uintptr_t)p)));
     return !((live && rt_locktab_may_overlap((uintptr_t)p, size)) || (rcu && rt_rcu_may_reference((uintptr_t)p, size)));
 }
 

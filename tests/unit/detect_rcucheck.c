@@ -66,6 +66,37 @@ START_TEST(fast_paths_match_the_general_ones)
 }
 END_TEST
 
+/* free()'s cheap answer: memory RCU never touched needs no look at the
+ * readers; memory readers referenced needs one until every RCU in use has
+ * completed a grace period that began after those readers entered. */
+START_TEST(line_clocks_decide_frees_cheaply)
+{
+    char *obj = malloc(64), *other = malloc(4096);
+    ck_assert_int_eq(rt_rcu_may_reference((uintptr_t)other + 2048, 64), 0);
+    rt_rcu_read_enter(reader, RT_RCU_RTDD, PC(0x10));
+    rt_rcu_dereference(reader, obj, PC(0x20));
+    rt_rcu_read_exit(reader, RT_RCU_RTDD, PC(0x30));
+    ck_assert_int_eq(rt_rcu_may_reference((uintptr_t)obj, 64), 1);
+    ck_assert_int_eq(rt_rcu_may_reference_small((uintptr_t)obj), 1);
+    rt_rcu_wait_begin(updater, RT_RCU_RTDD, 0, PC(0x40));
+    rt_rcu_wait_end(updater, RT_RCU_RTDD, 0, PC(0x40));
+    ck_assert_int_eq(rt_rcu_may_reference((uintptr_t)obj, 64), 0);
+    ck_assert_int_eq(rt_rcu_may_reference_small((uintptr_t)obj), 0);
+    /* A second RCU in use with no grace period yet: no line is decided. */
+    rt_rcu_read_enter(reader, RT_RCU_MEMB, PC(0x50));
+    rt_rcu_read_exit(reader, RT_RCU_MEMB, PC(0x60));
+    ck_assert_int_eq(rt_rcu_may_reference((uintptr_t)obj, 64), 1);
+    /* An unpublish is recent until a grace period begun after it ends. */
+    rt_rcu_wait_begin(updater, RT_RCU_MEMB, 0, PC(0x70));
+    rt_rcu_wait_end(updater, RT_RCU_MEMB, 0, PC(0x70));
+    ck_assert_int_eq(rt_rcu_may_reference((uintptr_t)obj, 64), 0);
+    rt_rcu_publish(updater, obj, PC(0x80));
+    ck_assert_int_eq(rt_rcu_may_reference((uintptr_t)obj, 64), 1);
+    free(obj);
+    free(other);
+}
+END_TEST
+
 START_TEST(unpublished_freed_without_grace_period)
 {
     char *obj = malloc(64);
@@ -165,6 +196,7 @@ Suite *rcucheck_suite(void)
     tcase_add_checked_fixture(tc, setup, NULL);
     tcase_add_test(tc, freed_while_referenced);
     tcase_add_test(tc, fast_paths_match_the_general_ones);
+    tcase_add_test(tc, line_clocks_decide_frees_cheaply);
     tcase_add_test(tc, unpublished_freed_without_grace_period);
     tcase_add_test(tc, grace_period_between_makes_free_safe);
     tcase_add_test(tc, grace_period_with_old_reader_is_a_violation);
