@@ -16,9 +16,34 @@ $(BUILD)/rt/%.o: %.c $(wildcard detect/*.h detect/*.def interpose/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(RT_CFLAGS) -c $< -o $@
 
-$(BUILD)/lib/librtdd.so: $(DETECT_OBJS) $(INTERPOSE_OBJS)
+# The runtime's private librtdd_rcu (its thread registry is an RCU list):
+# built like the runtime (hidden symbols, initial-exec TLS: no
+# __tls_get_addr), with the pthread functions librtdd.so interposes renamed
+# to interpose/rcu_private.c's pass-throughs. A program's own librtdd_rcu
+# stays its own: dlsym(RTLD_DEFAULT) cannot find this copy.
+RT_RCU_OBJS := $(patsubst rcu/%.c,$(BUILD)/rt/rcu/%.o,$(wildcard rcu/*.c))
+RT_RCU_LIB := $(BUILD)/rt/librtdd_rcu_private.a
+$(BUILD)/rt/rcu/%.o: rcu/%.c $(wildcard rcu/*.h include/rtdd/*.h) interpose/rcu_private.syms
 	@mkdir -p $(dir $@)
-	@echo "  CC $@"; $(CC) $(RT_LDFLAGS) -o $@.tmp $^ $(RT_LIBS) && mv -f $@.tmp $@
+	@echo "  CC $@"; $(CC) $(CFLAGS_BASE) -fvisibility=hidden -ftls-model=initial-exec -c $< -o $@.tmp && \
+	    objcopy --redefine-syms=interpose/rcu_private.syms $@.tmp $@ && rm -f $@.tmp
+$(RT_RCU_LIB): $(RT_RCU_OBJS)
+	rm -f $@
+	ar rcs $@ $^
+
+# After linking, two checks: the private copy calls no function that
+# librtdd.so exports (it would land in a wrapper), and librtdd.so exports
+# no librtdd_rcu name (the liburcu entry points *_sym are interposed ones).
+$(BUILD)/lib/librtdd.so: $(DETECT_OBJS) $(INTERPOSE_OBJS) $(RT_RCU_LIB)
+	@mkdir -p $(dir $@)
+	@echo "  CC $@"; $(CC) $(RT_LDFLAGS) -o $@.tmp $(DETECT_OBJS) $(INTERPOSE_OBJS) $(RT_RCU_LIB) \
+	    -Wl,--exclude-libs,ALL $(RT_LIBS)
+	@nm -D --defined-only $@.tmp | awk '{print $$3}' | sort -u >$@.exports; \
+	 bad=$$(nm -u $(RT_RCU_LIB) | awk 'NF==2{print $$2}' | sort -u | comm -12 - $@.exports); \
+	 [ -z "$$bad" ] || { echo "librtdd.so: the private librtdd_rcu calls interposed $$bad"; exit 1; }; \
+	 bad=$$(grep -E '^(rtdd_rcu_|rcu_|call_rcu|synchronize_rcu)' $@.exports | grep -v '_sym$$'); \
+	 [ -z "$$bad" ] || { echo "librtdd.so exports librtdd_rcu names: $$bad"; exit 1; }; \
+	 rm -f $@.exports; mv -f $@.tmp $@
 
 # The engine alone, for unit tests (optionally sanitized) and the CLI.
 $(BUILD)/unit-san$(SANITIZE)/detect/%.o: detect/%.c $(wildcard detect/*.h detect/*.def)
@@ -31,9 +56,11 @@ all: $(BUILD)/lib/librtdd.so
 # Unit tests of the engine: one binary, a suite per detect/ module.
 DETECT_TEST_SRCS := $(wildcard tests/unit/detect_*.c)
 DETECT_TEST_BIN := $(BUILD)/unit-san$(SANITIZE)/test_detect
-$(DETECT_TEST_BIN): $(DETECT_TEST_SRCS) $(DETECT_UNIT_OBJS) tests/unit/check_main.h tests/unit/detect_suites.h
+# The engine's thread registry runs on librtdd_rcu: the unit-flag build of it.
+DETECT_TEST_RCU := $(BUILD)/rcu/unit-san$(SANITIZE)/librtdd_rcu.a
+$(DETECT_TEST_BIN): $(DETECT_TEST_SRCS) $(DETECT_UNIT_OBJS) $(DETECT_TEST_RCU) tests/unit/check_main.h tests/unit/detect_suites.h
 	@echo "  LD $@"; $(CC) $(UNIT_CFLAGS) -Itests/unit -o $@ $(DETECT_TEST_SRCS) $(DETECT_UNIT_OBJS) \
-	    $(UNIT_LDFLAGS) $(shell pkg-config --libs check) $(RT_LIBS)
+	    $(DETECT_TEST_RCU) $(UNIT_LDFLAGS) $(shell pkg-config --libs check) $(RT_LIBS)
 
 CHECK_TARGETS += detect-check
 .PHONY: detect-check

@@ -4,6 +4,7 @@
 #define RTDD_THREAD_H
 #include "locktab.h"
 #include "stackdepot.h"
+#include <rtdd/rculist.h>
 #include <stdint.h>
 
 #define RT_HELD_INLINE 32
@@ -71,8 +72,9 @@ struct rt_thread {
     struct rt_held held_inline[RT_HELD_INLINE];
     struct { struct rt_lock *lock; uint64_t id; } lock_cache[RT_LOCK_CACHE];
     struct { uintptr_t pc; rt_stack_id stack; } site_cache[RT_SITE_CACHE];
-    struct rt_thread *next;         /* registry of live threads */
-    struct rt_thread *prev;
+    struct rcu_list_head link;      /* registry of live threads (RCU list) */
+    struct rcu_head reclaim;        /* back to the pool after a grace period */
+    struct rt_held_retired *retired; /* outgrown held arrays, freed with the record */
 };
 
 /* Is the held lock still the lock it was (not freed or destroyed since)? */
@@ -83,7 +85,9 @@ static inline int rt_held_live(const struct rt_held *h)
 }
 
 /* Registry: threads are visible to other threads' checks (deadlock
- * watchdog, reports naming holders). */
+ * watchdog, reports naming holders). An RCU list of librtdd_rcu: walkers
+ * take no lock, and a record (with its held arrays) returns to the pool
+ * only after a grace period, so a walker never sees it reused. */
 struct rt_thread *rt_thread_new(int tid);
 void rt_thread_free(struct rt_thread *t);
 /* Drops every registered thread but keep (the forking thread in a child),
@@ -92,7 +96,11 @@ void rt_thread_after_fork(struct rt_thread *keep, int new_tid, void (*gone)(stru
                           void *arg);
 /* Makes room for one more held lock; 0 on success. */
 int rt_thread_grow_held(struct rt_thread *t);
-/* Calls fn for every registered thread, with the registry locked: fn must
- * only read, and take no other runtime lock. */
+/* Calls fn for every registered thread, inside an RCU read section: fn must
+ * only read, and must not block or wait for a grace period. A thread that
+ * exits meanwhile may or may not be shown; its record stays valid. */
 void rt_thread_for_each(void (*fn)(struct rt_thread *t, void *arg), void *arg);
+/* The calling thread walks the registry no more (it is exiting): release
+ * its RCU reader slot now rather than in a late TSD destructor round. */
+void rt_thread_walker_exit(void);
 #endif

@@ -29,7 +29,7 @@ unsigned rt_watchdog_period_ms(void)
     return (unsigned)(p < 5 ? 5 : p > 500 ? 500 : p);
 }
 
-/* What the watchdog knows of one thread, copied under the registry lock. */
+/* What the watchdog knows of one thread, copied in one registry walk. */
 #define SNAP_HELD 16
 struct snap {
     struct rt_thread *t;

@@ -78,7 +78,10 @@ static void thread_exit(void *arg)
     rti_guard--;
     rti_thread_dead = 1;
     rti_self = NULL;
+    rti_guard++;
     rt_thread_free(t);
+    rt_thread_walker_exit();
+    rti_guard--;
 }
 
 /* The deadlock watchdog: a thread of the runtime's own, invisible to the
