@@ -78,6 +78,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "nan" || b == "nan" || b + 0
     check "rtdd ≤ 1.5x native: rwlock read pair" "$(get "$micro" rwlock_read rtdd 6)" "<=" 1.5
     check "rtdd ≤ 1.5x native: spinlock pair" "$(get "$micro" spin_pair rtdd 6)" "<=" 1.5
     check "rtdd ≤ 2x native: nested 3-lock, consistent order, 2 threads" "$(get "$micro" nested3 rtdd 6)" "<=" 2
+    check "rtdd ≤ 3x native: librtdd_rcu read section, checked (rcu_read1)" "$(get "$micro" rcu_read1 rtdd 6)" "<=" 3
+    check "rtdd ≤ 1.3x native: RCU-free paths of a program using RCU (rcu_plain)" "$(get "$micro" rcu_plain rtdd 6)" "<=" 1.3
     if [ -s "$real" ]; then
         awk -F, 'NR > 1 && $2 == "native" { print $1 }' "$real" | while read -r p; do
             check "rtdd ≤ 1.1x native: $p" "$(get "$real" "$p" rtdd 8)" "<=" 1.1
