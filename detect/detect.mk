@@ -34,15 +34,17 @@ $(RT_RCU_LIB): $(RT_RCU_OBJS)
 # After linking, two checks: the private copy calls no function that
 # librtdd.so exports (it would land in a wrapper), and librtdd.so exports
 # no librtdd_rcu name (the liburcu entry points *_sym are interposed ones).
-$(BUILD)/lib/librtdd.so: $(DETECT_OBJS) $(INTERPOSE_OBJS) $(RT_RCU_LIB)
+$(BUILD)/lib/librtdd.so: $(DETECT_OBJS) $(INTERPOSE_OBJS) $(RT_RCU_LIB) interpose/exports.list
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(RT_LDFLAGS) -o $@.tmp $(DETECT_OBJS) $(INTERPOSE_OBJS) $(RT_RCU_LIB) \
 	    -Wl,--exclude-libs,ALL $(RT_LIBS)
-	@nm -D --defined-only $@.tmp | awk '{print $$3}' | sort -u >$@.exports; \
+	@nm -D --defined-only $@.tmp | awk '{print $$3}' | LC_ALL=C sort -u >$@.exports; \
 	 bad=$$(nm -u $(RT_RCU_LIB) | awk 'NF==2{print $$2}' | sort -u | comm -12 - $@.exports); \
 	 [ -z "$$bad" ] || { echo "librtdd.so: the private librtdd_rcu calls interposed $$bad"; exit 1; }; \
 	 bad=$$(grep -E '^(rtdd_rcu_|rcu_|call_rcu|synchronize_rcu)' $@.exports | grep -v '_sym$$'); \
 	 [ -z "$$bad" ] || { echo "librtdd.so exports librtdd_rcu names: $$bad"; exit 1; }; \
+	 bad=$$(grep -v '^#' interpose/exports.list | LC_ALL=C sort | diff - $@.exports | grep '^[<>]'); \
+	 [ -z "$$bad" ] || { echo "librtdd.so exports differ from interpose/exports.list (< missing, > extra): $$bad"; exit 1; }; \
 	 rm -f $@.exports; mv -f $@.tmp $@
 
 # The engine alone, for unit tests (optionally sanitized) and the CLI.

@@ -2,10 +2,13 @@
  * that any thread holds (lockdep checks only the freeing task; the -rt
  * patch's check found the xfrm_policy bug this way). */
 #include "engine.h"
+#include "freegate.h"
 #include "lockdesc.h"
 #include "report.h"
 #include "runtime.h"
 #include "unwind.h"
+
+_Atomic unsigned rt_free_checks;
 
 struct free_ctx {
     struct rt_thread *t;

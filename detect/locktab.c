@@ -1,4 +1,5 @@
 #include "locktab.h"
+#include "freegate.h"
 #include "rt_alloc.h"
 #include "rt_common.h"
 #include <stdbool.h>
@@ -145,6 +146,7 @@ struct rt_lock *rt_locktab_get(uintptr_t addr, enum rt_lock_type type, int *crea
     /* The filter bit is set before the record is visible: a free() that
      * finds the bit clear cannot race with a lock it should have seen. */
     rt_filter_set(rt_line_filter, addr);
+    rt_free_checks_add(RT_FREE_LOCKS);
     __atomic_store_n(&buckets[b], fresh, __ATOMIC_RELEASE);
     __atomic_fetch_add(&live_count, 1, __ATOMIC_RELAXED);
     write_end(s);

@@ -1,5 +1,6 @@
 #include "rcucheck.h"
 #include "engine.h"
+#include "freegate.h"
 #include "lockdesc.h"
 #include "report.h"
 #include "rt_alloc.h"
@@ -17,8 +18,10 @@ _Atomic uint64_t rt_rcu_gp_floor;
 /* Read-mostly: written once, so the read side does not store to it. */
 static inline void mark_in_use(void)
 {
-    if (!__atomic_load_n(&rt_rcu_in_use, __ATOMIC_RELAXED))
+    if (!__atomic_load_n(&rt_rcu_in_use, __ATOMIC_RELAXED)) {
         __atomic_store_n(&rt_rcu_in_use, 1, __ATOMIC_RELEASE);
+        rt_free_checks_add(RT_FREE_RCU);
+    }
 }
 static _Atomic unsigned long migrated, sections;
 

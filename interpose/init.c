@@ -1,5 +1,6 @@
 /* Setting the runtime up once, threads coming and going, fork and exit. */
 #include "interpose.h"
+#include "freegate.h"
 #include "fastlock.h"
 #include "log.h"
 #include "modules.h"
@@ -143,6 +144,8 @@ static void check_interposition(void)
     if (rti_real.malloc_usable_size && dladdr((void *)rti_real.malloc_usable_size, &real_alloc) &&
         real_alloc.dli_fname && strstr(real_alloc.dli_fname, "/libc.so."))
         rti_glibc_malloc = 1;
+    else
+        rt_free_checks_add(RT_FREE_FOREIGN_ALLOC);
     /* An executable that defines malloc wins over LD_PRELOAD: free() is
      * never ours, so freed-lock checks cannot run. Say so once. */
     void *winner = dlsym(RTLD_DEFAULT, "free");

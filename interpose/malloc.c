@@ -1,9 +1,9 @@
 /* The malloc family: pure pass-through, except that memory being freed or
  * moved is checked for the locks it contains (active-lock-freed). */
 #include "interpose.h"
+#include "freegate.h"
 #include "rcucheck.h"
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 static inline int ready(void)
@@ -53,31 +53,54 @@ static inline size_t block_size(void *p)
  * inline part only asks whether any lock was ever near the block. */
 static inline void lifetime_ends(void *p, uintptr_t pc)
 {
-    int rcu = __atomic_load_n(&rt_rcu_in_use, __ATOMIC_RELAXED);
-    if (likely(rt_locktab_live() == 0) && likely(!rcu))
+    unsigned checks = __atomic_load_n(&rt_free_checks, __ATOMIC_ACQUIRE);
+    if (likely(checks == 0))
         return;
     size_t size = block_size(p);
-    if (unlikely(rt_locktab_may_overlap((uintptr_t)p, size)) || (rcu && rt_rcu_may_reference((uintptr_t)p, size)))
+    if (((checks & RT_FREE_LOCKS) && rt_locktab_may_overlap((uintptr_t)p, size)) ||
+        ((checks & RT_FREE_RCU) && rt_rcu_may_reference((uintptr_t)p, size)))
         check_freed_block(p, size, pc);
 }
 
+RTI_EXPORT void *malloc(size_t size)
+{
+    /* One load: the real malloc is usable as soon as it is resolved. */
+    void *(*real_malloc)(size_t) = rti_real.malloc;
+    if (likely(real_malloc != NULL))
+        return real_malloc(size);
+    if (unlikely(!ready()))
+        return rti_arena_alloc(size, 16);
+    return rti_real.malloc(size);
+}
+
+RTI_EXPORT void *calloc(size_t n, size_t size)
+{
+    if (unlikely(!ready())) {
+        if (size && n > SIZE_MAX / size)
+            return NULL;
+        return rti_arena_alloc(n * size, 16); /* the arena is zeroed static memory */
+    }
+    return rti_real.calloc(n, size);
+}
+
 /* The common free: no lock record and no object RCU readers referenced
- * was ever near the block. Kept a frameless leaf that jumps to the real free. */
+ * recently was ever near the block. Kept a frameless leaf that jumps to
+ * the real free; one word says which questions there are (freegate.h). */
 static inline int free_needs_no_check(void *p)
 {
-    long live = rt_locktab_live();
-    int rcu = __atomic_load_n(&rt_rcu_in_use, __ATOMIC_RELAXED);
-    if (likely((live | rcu) == 0))
+    unsigned checks = __atomic_load_n(&rt_free_checks, __ATOMIC_ACQUIRE);
+    if (likely(checks == 0))
         return 1;
-    if (unlikely(!p) || unlikely(!rti_glibc_malloc))
+    if (unlikely(!p) || unlikely(checks & RT_FREE_FOREIGN_ALLOC))
         return 0; /* another allocator's block size costs a call: free_checked asks */
     /* The chunk size less one header word: exact, or 8 bytes over for
      * mmapped chunks, which only widens the filters' question. */
     size_t size = (((const size_t *)p)[-1] & ~(size_t)7) - sizeof(size_t);
     if (likely(size <= RT_SMALL_RANGE))
-        return !((live && rt_locktab_may_overlap_small((uintptr_t)p)) ||
-                 (rcu && rt_rcu_may_reference_small((uintptr_t)p)));
-    return !((live && rt_locktab_may_overlap((uintptr_t)p, size)) || (rcu && rt_rcu_may_reference((uintptr_t)p, size)));
+        return !(((checks & RT_FREE_LOCKS) && rt_locktab_may_overlap_small((uintptr_t)p)) ||
+                 ((checks & RT_FREE_RCU) && rt_rcu_may_reference_small((uintptr_t)p)));
+    return !(((checks & RT_FREE_LOCKS) && rt_locktab_may_overlap((uintptr_t)p, size)) ||
+             ((checks & RT_FREE_RCU) && rt_rcu_may_reference((uintptr_t)p, size)));
 }
 
 __attribute__((noinline)) static void free_checked(void *p, uintptr_t pc)
