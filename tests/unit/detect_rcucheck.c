@@ -1,6 +1,7 @@
 /* RCU checking driven with plain calls, as the hooks and wrappers make them. */
 #include "detect_suites.h"
 #include "engine.h"
+#include "freegate.h"
 #include "rcucheck.h"
 #include "report.h"
 #include <stdlib.h>
@@ -22,6 +23,7 @@ START_TEST(freed_while_referenced)
 {
     char *obj = malloc(64);
     rt_rcu_read_enter(reader, RT_RCU_RTDD, PC(1));
+    ck_assert_uint_ne(rt_free_checks & RT_FREE_RCU, 0); /* free() now asks the RCU line clocks */
     rt_rcu_dereference(reader, obj, PC(2));
     rt_rcu_publish(updater, obj, PC(3));
     rt_rcu_on_free(updater, (uintptr_t)obj, 64, PC(4));

@@ -1,5 +1,6 @@
 /* The lock table and the stack depot. */
 #include "detect_suites.h"
+#include "freegate.h"
 #include "locktab.h"
 #include "stackdepot.h"
 #include <pthread.h>
@@ -18,6 +19,7 @@ START_TEST(ids_are_never_reused)
     struct rt_lock *a = rt_locktab_get((uintptr_t)obj, RT_LOCK_MUTEX, &created);
     ck_assert_ptr_nonnull(a);
     ck_assert_int_eq(created, 1);
+    ck_assert_uint_ne(rt_free_checks & RT_FREE_LOCKS, 0); /* free() now asks the lock lines */
     uint64_t id = a->id;
     ck_assert_ptr_eq(rt_locktab_get((uintptr_t)obj, RT_LOCK_MUTEX, &created), a);
     ck_assert_int_eq(created, 0);
