@@ -1,57 +1,59 @@
-/* Filters over 256-byte lines of the address space: bit (line mod 2^23)
- * says something of interest (a lock record, an object RCU readers
- * reference) may lie in that line. Bits are never cleared, so a clear bit
- * proves there is nothing: free() of ordinary memory costs a load and a
- * bit test per filter. */
+/* A filter over 256-byte lines of the address space: byte (line mod 2^23)
+ * says a lock record may lie in that line. Bytes are never cleared, so a
+ * clear byte proves there is none: free() of ordinary memory costs a load
+ * and a test. A byte per line, not a bit: the common question (two adjacent
+ * lines) is then one 16-bit load with no shift; the array has one byte
+ * more, a copy of line 0's, so that question never wraps. */
 #ifndef RTDD_LINEFILTER_H
 #define RTDD_LINEFILTER_H
 #include "rt_common.h"
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define RT_LINE_SHIFT 8
-#define RT_FILTER_BITS (1u << 23)
+#define RT_FILTER_LINES (1u << 23)
 /* How far before a range an object of interest may start and still reach
- * into it (a lock object; a referenced pointer is the object itself). */
+ * into it (a lock object). */
 #define RT_FILTER_REACH 64
 
-static inline int rt_filter_test(const uint64_t *bits, uintptr_t line)
+static inline int rt_filter_test(const uint8_t *filter, uintptr_t line)
 {
-    uintptr_t bit = line & (RT_FILTER_BITS - 1);
-    return (__atomic_load_n(&bits[bit >> 6], __ATOMIC_RELAXED) >> (bit & 63)) & 1;
+    return __atomic_load_n(&filter[line & (RT_FILTER_LINES - 1)], __ATOMIC_RELAXED);
 }
 
 /* Marks the line of addr; a plain load first keeps marked lines read-only. */
-static inline void rt_filter_set(uint64_t *bits, uintptr_t addr)
+static inline void rt_filter_set(uint8_t *filter, uintptr_t addr)
 {
-    uintptr_t bit = (addr >> RT_LINE_SHIFT) & (RT_FILTER_BITS - 1);
-    if (!(__atomic_load_n(&bits[bit >> 6], __ATOMIC_RELAXED) & (1ull << (bit & 63))))
-        __atomic_fetch_or(&bits[bit >> 6], 1ull << (bit & 63), __ATOMIC_RELEASE);
+    uintptr_t i = (addr >> RT_LINE_SHIFT) & (RT_FILTER_LINES - 1);
+    if (!__atomic_load_n(&filter[i], __ATOMIC_RELAXED)) {
+        if (i == 0)
+            __atomic_store_n(&filter[RT_FILTER_LINES], 1, __ATOMIC_RELEASE);
+        __atomic_store_n(&filter[i], 1, __ATOMIC_RELEASE);
+    }
 }
 
-static inline int rt_filter_may_overlap(const uint64_t *bits, uintptr_t start, size_t len)
+static inline int rt_filter_may_overlap(const uint8_t *filter, uintptr_t start, size_t len)
 {
     uintptr_t first = (start - RT_FILTER_REACH) >> RT_LINE_SHIFT, last = (start + len - 1) >> RT_LINE_SHIFT;
-    if (likely(last - first <= 1)) /* small blocks: two tests, no loop */
-        return rt_filter_test(bits, first) | rt_filter_test(bits, last);
     if (last - first > 64)
         return 1;
     for (uintptr_t line = first; line <= last; line++)
-        if (rt_filter_test(bits, line))
+        if (rt_filter_test(filter, line))
             return 1;
     return 0;
 }
 
 /* The same question for a range of at most RT_SMALL_RANGE bytes: it lies
- * within two adjacent lines, whose bits are read from one word without the
+ * within two adjacent lines, read with one load that does not wait for the
  * length (the caller's length test is a predicted branch, not a data
- * dependency). */
+ * dependency). The bytes change only from 0 to 1: a load that races with
+ * a store sees either, as a lone byte load would. */
 #define RT_SMALL_RANGE (256 - RT_FILTER_REACH)
-static inline int rt_filter_may_overlap_small(const uint64_t *bits, uintptr_t start)
+static inline int rt_filter_may_overlap_small(const uint8_t *filter, uintptr_t start)
 {
-    uintptr_t bit = ((start - RT_FILTER_REACH) >> RT_LINE_SHIFT) & (RT_FILTER_BITS - 1);
-    if (unlikely((bit & 63) == 63))
-        return rt_filter_test(bits, bit) | rt_filter_test(bits, bit + 1);
-    return (__atomic_load_n(&bits[bit >> 6], __ATOMIC_RELAXED) >> (bit & 63)) & 3;
+    uint16_t two;
+    __builtin_memcpy(&two, &filter[((start - RT_FILTER_REACH) >> RT_LINE_SHIFT) & (RT_FILTER_LINES - 1)], sizeof two);
+    return two != 0;
 }
 #endif

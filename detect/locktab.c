@@ -19,7 +19,7 @@ struct stripe {
     char pad[56];
 };
 
-uint64_t rt_line_filter[RT_FILTER_BITS / 64];
+uint8_t rt_line_filter[RT_FILTER_LINES + 1];
 static struct rt_lock *_Atomic *buckets;
 static struct stripe stripes[STRIPES];
 static struct rt_pool lock_pool = RT_POOL_INIT(struct rt_lock);
@@ -248,8 +248,7 @@ unsigned rt_locktab_for_range(uintptr_t start, size_t len, rt_lock_visit_fn fn, 
     unsigned total = 0;
     if (last - first < MAX_LINE_PROBES) {
         for (uintptr_t line = first; line <= last; line++) {
-            uintptr_t bit = line & (RT_FILTER_BITS - 1);
-            if (__atomic_load_n(&rt_line_filter[bit >> 6], __ATOMIC_ACQUIRE) & (1ull << (bit & 63)))
+            if (rt_filter_test(rt_line_filter, line))
                 total += visit_bucket(line, start, end, fn, arg);
         }
     } else {

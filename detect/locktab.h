@@ -60,9 +60,9 @@ unsigned rt_locktab_for_range(uintptr_t start, size_t len, rt_lock_visit_fn fn, 
 void rt_locktab_after_fork(void);
 
 /* Lines that have ever held a lock record (linefilter.h): never cleared,
- * so a clear bit proves no lock is there; it keeps free() of ordinary
- * memory to a load and a bit test. */
-extern uint64_t rt_line_filter[RT_FILTER_BITS / 64];
+ * so a clear byte proves no lock is there; it keeps free() of ordinary
+ * memory to a load and a test. */
+extern uint8_t rt_line_filter[RT_FILTER_LINES + 1];
 
 static inline int rt_locktab_may_overlap_small(uintptr_t start)
 {

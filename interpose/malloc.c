@@ -1,5 +1,6 @@
 /* The malloc family: pure pass-through, except that memory being freed or
- * moved is checked for the locks it contains (active-lock-freed). */
+ * moved is checked for the locks it contains (active-lock-freed) and for
+ * RCU readers that may still use it (rcu-freed-while-referenced). */
 #include "interpose.h"
 #include "freegate.h"
 #include "rcucheck.h"
@@ -50,11 +51,11 @@ static inline size_t block_size(void *p)
 
 /* Before memory's life ends: held locks inside it are bugs; every lock
  * record inside it is retired so the address can be a new lock later. The
- * inline part only asks whether any lock was ever near the block. */
+ * inline part only asks the filters whether anything was ever near. */
 static inline void lifetime_ends(void *p, uintptr_t pc)
 {
     unsigned checks = __atomic_load_n(&rt_free_checks, __ATOMIC_ACQUIRE);
-    if (likely(checks == 0))
+    if (likely((checks & (RT_FREE_LOCKS | RT_FREE_RCU)) == 0))
         return;
     size_t size = block_size(p);
     if (((checks & RT_FREE_LOCKS) && rt_locktab_may_overlap((uintptr_t)p, size)) ||

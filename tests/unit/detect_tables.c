@@ -84,6 +84,19 @@ START_TEST(line_filter_never_misses_a_lock)
 }
 END_TEST
 
+/* The two-line question at the last line of the filter reads line 0's
+ * copy: a lock there is not missed across the wrap. */
+START_TEST(line_filter_wraps_without_missing)
+{
+    static uint8_t filter[RT_FILTER_LINES + 1];
+    uintptr_t last_line_start = (uintptr_t)(RT_FILTER_LINES - 1) << RT_LINE_SHIFT;
+    ck_assert_int_eq(rt_filter_may_overlap_small(filter, last_line_start + RT_FILTER_REACH), 0);
+    rt_filter_set(filter, (uintptr_t)RT_FILTER_LINES << RT_LINE_SHIFT); /* line 0, modulo */
+    ck_assert_int_eq(rt_filter_may_overlap_small(filter, last_line_start + RT_FILTER_REACH), 1);
+    ck_assert_int_eq(rt_filter_may_overlap(filter, last_line_start + RT_FILTER_REACH, 256), 1);
+}
+END_TEST
+
 static void *insert_many(void *arg)
 {
     char *base = arg;
@@ -137,6 +150,7 @@ Suite *locktab_suite(void)
     tcase_add_test(tc, ids_are_never_reused);
     tcase_add_test(tc, range_visits_overlapping_locks_only);
     tcase_add_test(tc, line_filter_never_misses_a_lock);
+    tcase_add_test(tc, line_filter_wraps_without_missing);
     tcase_add_test(tc, concurrent_inserts_find_one_record);
     suite_add_tcase(s, tc);
     return s;
