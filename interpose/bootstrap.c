@@ -1,6 +1,7 @@
 /* Resolving the real functions, and the arena that serves allocations made
  * while that is under way (older glibc's dlsym allocates). */
 #include "interpose.h"
+#include "freegate.h"
 #include <dlfcn.h>
 #include <string.h>
 
@@ -28,6 +29,8 @@ void *rti_arena_alloc(size_t size, size_t align)
         if (end > ARENA_SIZE)
             return NULL;
     } while (!__atomic_compare_exchange_n(&arena_used, &old, end, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    /* Before the block exists for anyone: free() must then look for it. */
+    rt_free_checks_add(RT_FREE_ARENA);
     *(size_t *)(arena + start - sizeof(size_t)) = size;
     return arena + start;
 }

@@ -84,24 +84,29 @@ RTI_EXPORT void *calloc(size_t n, size_t size)
     return rti_real.calloc(n, size);
 }
 
-/* The common free: no lock record and no object RCU readers referenced
- * recently was ever near the block. Kept a frameless leaf that jumps to
- * the real free; one word says which questions there are (freegate.h). */
+/* glibc's chunk size word of a block whose usable size is at most
+ * RT_SMALL_RANGE: the size (usable + one header word) with its three flag
+ * bits, so one compare of the raw word decides. */
+#define SMALL_CHUNK_WORD ((size_t)RT_SMALL_RANGE + sizeof(size_t) + 7)
+
+/* The common free, decided without a call: nothing to check at all, or a
+ * small glibc block whose two lines no lock record (and no recently
+ * referenced RCU object) was ever near. Kept a frameless leaf that jumps
+ * to the real free; anything else (arena blocks, another allocator, large
+ * blocks, NULL once checks exist) goes to free_checked. */
 static inline int free_needs_no_check(void *p)
 {
     unsigned checks = __atomic_load_n(&rt_free_checks, __ATOMIC_ACQUIRE);
     if (likely(checks == 0))
         return 1;
-    if (unlikely(!p) || unlikely(checks & RT_FREE_FOREIGN_ALLOC))
-        return 0; /* another allocator's block size costs a call: free_checked asks */
-    /* The chunk size less one header word: exact, or 8 bytes over for
-     * mmapped chunks, which only widens the filters' question. */
-    size_t size = (((const size_t *)p)[-1] & ~(size_t)7) - sizeof(size_t);
-    if (likely(size <= RT_SMALL_RANGE))
-        return !(((checks & RT_FREE_LOCKS) && rt_locktab_may_overlap_small((uintptr_t)p)) ||
-                 ((checks & RT_FREE_RCU) && rt_rcu_may_reference_small((uintptr_t)p)));
-    return !(((checks & RT_FREE_LOCKS) && rt_locktab_may_overlap((uintptr_t)p, size)) ||
-             ((checks & RT_FREE_RCU) && rt_rcu_may_reference((uintptr_t)p, size)));
+    if (likely(checks == RT_FREE_LOCKS))
+        return likely(p != NULL) && likely(((const size_t *)p)[-1] <= SMALL_CHUNK_WORD) &&
+               !rt_locktab_may_overlap_small((uintptr_t)p);
+    if (unlikely((checks & ~(RT_FREE_LOCKS | RT_FREE_RCU)) != 0) || unlikely(!p) ||
+        unlikely(((const size_t *)p)[-1] > SMALL_CHUNK_WORD))
+        return 0;
+    return !(((checks & RT_FREE_LOCKS) && rt_locktab_may_overlap_small((uintptr_t)p)) ||
+             ((checks & RT_FREE_RCU) && rt_rcu_may_reference_small((uintptr_t)p)));
 }
 
 __attribute__((noinline)) static void free_checked(void *p, uintptr_t pc)
@@ -117,7 +122,7 @@ __attribute__((noinline)) static void free_checked(void *p, uintptr_t pc)
 RTI_EXPORT void free(void *p)
 {
     void (*real_free)(void *) = rti_real.free;
-    if (likely(real_free != NULL) && likely(!rti_arena_owns(p)) && likely(free_needs_no_check(p))) {
+    if (likely(real_free != NULL) && likely(free_needs_no_check(p))) {
         real_free(p);
         return;
     }
