@@ -8,18 +8,34 @@
 
 void (*rt_watchdog_start_hook)(void);
 static _Atomic int started;
+static _Atomic int creation_seen; /* a thread creation went through rt_watchdog_start */
+
+static void start_once(void)
+{
+    if (!__atomic_load_n(&started, __ATOMIC_RELAXED) && !__atomic_exchange_n(&started, 1, __ATOMIC_ACQ_REL))
+        rt_watchdog_start_hook();
+}
+
+void rt_watchdog_start(void)
+{
+    if (!rt_watchdog_start_hook)
+        return;
+    __atomic_store_n(&creation_seen, 1, __ATOMIC_RELAXED);
+    start_once();
+}
 
 void rt_watchdog_ensure(void)
 {
-    if (__atomic_load_n(&started, __ATOMIC_RELAXED) || !rt_watchdog_start_hook)
+    if (__atomic_load_n(&started, __ATOMIC_RELAXED) || !rt_watchdog_start_hook ||
+        __atomic_load_n(&creation_seen, __ATOMIC_RELAXED))
         return;
-    if (!__atomic_exchange_n(&started, 1, __ATOMIC_ACQ_REL))
-        rt_watchdog_start_hook();
+    start_once();
 }
 
 void rt_watchdog_after_fork(void)
 {
     __atomic_store_n(&started, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&creation_seen, 0, __ATOMIC_RELAXED);
 }
 
 unsigned rt_watchdog_period_ms(void)

@@ -127,6 +127,7 @@ RT_HIDDEN void rti_resolve(void)
         RESOLVE(cnd_timedwait, "cnd_timedwait");
         RESOLVE(munmap, "munmap");
         RESOLVE(pthread_create, "pthread_create");
+        RESOLVE(thrd_create, "thrd_create");
         resolving_here = 0;
         __atomic_store_n(&rti_state, RTI_RESOLVED, __ATOMIC_RELEASE);
         return;

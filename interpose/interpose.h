@@ -6,6 +6,7 @@
 #include "engine.h"
 #include "rt_common.h"
 #include <pthread.h>
+#include <threads.h>
 #include <stddef.h>
 
 #define RTI_TLS __thread __attribute__((tls_model("initial-exec")))
@@ -69,6 +70,7 @@ struct rti_real {
     int (*cnd_timedwait)(void *, void *, const struct timespec *);
     int (*munmap)(void *, size_t);
     int (*pthread_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+    int (*thrd_create)(thrd_t *, thrd_start_t, void *);
 };
 extern RT_HIDDEN struct rti_real rti_real;
 

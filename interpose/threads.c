@@ -1,0 +1,38 @@
+/* Thread creation: the one place where the runtime may start its watchdog
+ * thread safely. Starting it lazily where a thread begins to wait could
+ * happen inside a signal handler that interrupted malloc, and creating a
+ * thread allocates (seen: a handler's pthread_mutex_lock deadlocked on the
+ * arena lock its thread held). A program's pthread_create runs where the
+ * program may allocate, so the watchdog is started here, before the
+ * program's second thread exists. */
+#include "interpose.h"
+#include "watchdog.h"
+#include <errno.h>
+#include <threads.h>
+
+static void before_thread_creation(void)
+{
+    if (rti_resolved() && !rti_guard && __atomic_load_n(&rti_state, __ATOMIC_ACQUIRE) == RTI_READY) {
+        rti_guard++;
+        rt_watchdog_start();
+        rti_guard--;
+    }
+}
+
+RTI_EXPORT int pthread_create(pthread_t *tid, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+    before_thread_creation();
+    if (!rti_real.pthread_create)
+        return EAGAIN; /* only while the real functions are being resolved */
+    return rti_real.pthread_create(tid, attr, fn, arg);
+}
+
+/* C11 threads: glibc's thrd_create calls its pthread_create internally,
+ * not through the symbol above. */
+RTI_EXPORT int thrd_create(thrd_t *thr, thrd_start_t fn, void *arg)
+{
+    before_thread_creation();
+    if (!rti_real.thrd_create)
+        return thrd_error;
+    return rti_real.thrd_create(thr, fn, arg);
+}
