@@ -2,6 +2,7 @@
 #include "freegate.h"
 #include "rt_alloc.h"
 #include "rt_common.h"
+#include <signal.h>
 #include <stdbool.h>
 
 /* Records are hashed by their 256-byte line, so every lock that overlaps a
@@ -100,16 +101,35 @@ struct rt_lock *rt_locktab_find(uintptr_t addr)
     return scan(bucket_of(addr), addr);
 }
 
-static void write_begin(struct stripe *s)
+/* A writer holds its stripe with signals blocked: readers of the stripe
+ * wait for it, and a signal handler run in between could block on a
+ * program lock that one of those readers holds while it waits (seen in
+ * stress/signal-storm: a handler's lock call took a mutex in place, then
+ * spun on a stripe whose writer's own handler waited for that mutex). */
+static void stripe_lock(struct stripe *s, sigset_t *old)
 {
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, old);
     rt_spin_lock(&s->lock);
+}
+
+static void stripe_unlock(struct stripe *s, const sigset_t *old)
+{
+    rt_spin_unlock(&s->lock);
+    pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
+static void write_begin(struct stripe *s, sigset_t *old)
+{
+    stripe_lock(s, old);
     __atomic_fetch_add(&s->seq, 1, __ATOMIC_ACQ_REL);
 }
 
-static void write_end(struct stripe *s)
+static void write_end(struct stripe *s, const sigset_t *old)
 {
     __atomic_fetch_add(&s->seq, 1, __ATOMIC_RELEASE);
-    rt_spin_unlock(&s->lock);
+    stripe_unlock(s, old);
 }
 
 struct rt_lock *rt_locktab_get(uintptr_t addr, enum rt_lock_type type, int *created)
@@ -127,13 +147,14 @@ struct rt_lock *rt_locktab_get(uintptr_t addr, enum rt_lock_type type, int *crea
         return NULL;
     }
     struct stripe *s = stripe_of(b);
-    rt_spin_lock(&s->lock);
+    sigset_t old;
+    stripe_lock(s, &old);
     /* Re-check under the lock: another thread may have created it. */
     for (l = buckets[b]; l; l = l->next)
         if (l->addr == addr)
             break;
     if (l) {
-        rt_spin_unlock(&s->lock);
+        stripe_unlock(s, &old);
         rt_pool_put(&lock_pool, fresh);
         return l;
     }
@@ -149,7 +170,7 @@ struct rt_lock *rt_locktab_get(uintptr_t addr, enum rt_lock_type type, int *crea
     rt_free_checks_add(RT_FREE_LOCKS);
     __atomic_store_n(&buckets[b], fresh, __ATOMIC_RELEASE);
     __atomic_fetch_add(&live_count, 1, __ATOMIC_RELAXED);
-    write_end(s);
+    write_end(s, &old);
     *created = 1;
     return fresh;
 }
@@ -161,7 +182,8 @@ void rt_locktab_retire(struct rt_lock *lock)
         return;
     unsigned b = bucket_of(addr);
     struct stripe *s = stripe_of(b);
-    write_begin(s);
+    sigset_t old;
+    write_begin(s, &old);
     int unlinked = 0;
     for (struct rt_lock *_Atomic *pp = &buckets[b]; *pp; pp = &(*pp)->next) {
         if (*pp == lock) {
@@ -171,7 +193,7 @@ void rt_locktab_retire(struct rt_lock *lock)
             break;
         }
     }
-    write_end(s);
+    write_end(s, &old);
     if (unlinked) {
         __atomic_fetch_sub(&live_count, 1, __ATOMIC_RELAXED);
         rt_pool_put(&lock_pool, lock);
@@ -200,14 +222,15 @@ static unsigned visit_bucket(uintptr_t line, uintptr_t start, uintptr_t end, rt_
         return 0;
     do {
         nhits = 0;
-        rt_spin_lock(&s->lock);
+        sigset_t old;
+        stripe_lock(s, &old);
         for (struct rt_lock *l = buckets[b]; l && nhits < RT_ARRAY_SIZE(hits); l = l->next) {
             uintptr_t a = l->addr;
             /* Other lines share buckets: each record is visited for its own line only. */
             if (a >> LINE_SHIFT == line && a < end && a + l->size > start)
                 hits[nhits++] = l;
         }
-        rt_spin_unlock(&s->lock);
+        stripe_unlock(s, &old);
         for (unsigned i = 0; i < nhits; i++)
             fn(hits[i], arg);
         total += nhits;
@@ -226,11 +249,12 @@ static unsigned visit_all(uintptr_t start, uintptr_t end, rt_lock_visit_fn fn, v
         if (!__atomic_load_n(&buckets[b], __ATOMIC_ACQUIRE))
             continue;
         struct stripe *s = stripe_of(b);
-        rt_spin_lock(&s->lock);
+        sigset_t old;
+        stripe_lock(s, &old);
         for (struct rt_lock *l = buckets[b]; l && nhits < RT_ARRAY_SIZE(hits); l = l->next)
             if (l->addr < end && l->addr + l->size > start)
                 hits[nhits++] = l;
-        rt_spin_unlock(&s->lock);
+        stripe_unlock(s, &old);
         for (unsigned i = 0; i < nhits; i++)
             fn(hits[i], arg);
         total += nhits;
