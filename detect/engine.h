@@ -208,6 +208,12 @@ RT_FAST int rt_lock_release_fast(struct rt_thread *t, uintptr_t addr)
         struct rt_held *h = &t->held[n - 1];
         /* Count 1 (read or write): the entry goes, nothing else changes. */
         if (__builtin_expect(h->addr == addr && (uint32_t)h->state == 1, 1)) {
+            /* A popped slot is left dead (id 0, never a lock's): the next
+             * acquisition reserves it before filling it, and a signal
+             * handler in between must not take the old entry for a held
+             * lock (it reported recursive-locking once in stress/signal-storm). */
+            __atomic_store_n(&h->id, 0, __ATOMIC_RELAXED);
+            __atomic_signal_fence(__ATOMIC_SEQ_CST);
             __atomic_store_n(&t->nheld, n - 1, __ATOMIC_RELEASE);
             return 1;
         }

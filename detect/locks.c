@@ -195,6 +195,7 @@ static void remove_held(struct rt_thread *t, unsigned i)
         t->held[j] = t->held[j + 1];
         t->held[j].chain = 0; /* recomputed when needed: the sequence below changed */
     }
+    t->held[t->nheld].id = 0; /* the vacated slot is dead, as after a fast pop */
 }
 
 void rt_on_lock_release_slow(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
