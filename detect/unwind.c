@@ -1,6 +1,8 @@
 #define UNW_LOCAL_ONLY
 #include "unwind.h"
 #include <libunwind.h>
+#include <sched.h>
+#include <time.h>
 
 /* Code whose leading frames are left out: the runtime, and RCU libraries
  * whose hooks call into it. */
@@ -41,7 +43,91 @@ void rt_unwind_init(void)
     unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
 }
 
+/* libunwind keeps pthread mutexes of its own. A fork while another thread
+ * unwinds would leave one locked in the child, whose first capture would
+ * then hang; so fork waits for running unwinds and holds new ones back, as
+ * glibc does with its malloc arenas. A thread's own (signal-nested)
+ * unwinds never wait, and are not waited for. */
+static _Atomic unsigned unwinds_running;
+static _Atomic unsigned forks_pending;
+static __thread unsigned unwind_depth;
+/* Set in a child forked while an unwind would not finish: libunwind may
+ * be locked there for good, so stacks are not captured. */
+static int unwinder_unusable;
+
+static void pause_briefly(void)
+{
+    struct timespec ts = {0, 100000};
+    nanosleep(&ts, NULL);
+}
+
+static void unwind_begin(void)
+{
+    if (unwind_depth++ == 0)
+        for (;;) {
+            __atomic_fetch_add(&unwinds_running, 1, __ATOMIC_SEQ_CST);
+            if (!__atomic_load_n(&forks_pending, __ATOMIC_SEQ_CST))
+                return;
+            __atomic_fetch_sub(&unwinds_running, 1, __ATOMIC_SEQ_CST);
+            while (__atomic_load_n(&forks_pending, __ATOMIC_SEQ_CST))
+                pause_briefly();
+        }
+}
+
+static void unwind_end(void)
+{
+    if (--unwind_depth == 0)
+        __atomic_fetch_sub(&unwinds_running, 1, __ATOMIC_SEQ_CST);
+}
+
+/* At most about one second: an unwind takes microseconds. */
+#define FORK_WAIT_PAUSES 10000
+
+static int fork_found_unwinder_busy;
+
+void rt_unwind_fork_prepare(void)
+{
+    __atomic_fetch_add(&forks_pending, 1, __ATOMIC_SEQ_CST);
+    unsigned own = unwind_depth ? 1 : 0;
+    for (unsigned i = 0; __atomic_load_n(&unwinds_running, __ATOMIC_SEQ_CST) > own; i++) {
+        if (i == FORK_WAIT_PAUSES) {
+            __atomic_store_n(&fork_found_unwinder_busy, 1, __ATOMIC_RELAXED);
+            return;
+        }
+        if (i < 64)
+            sched_yield();
+        else
+            pause_briefly();
+    }
+    __atomic_store_n(&fork_found_unwinder_busy, own, __ATOMIC_RELAXED);
+}
+
+void rt_unwind_fork_parent(void)
+{
+    __atomic_fetch_sub(&forks_pending, 1, __ATOMIC_SEQ_CST);
+}
+
+void rt_unwind_fork_child(void)
+{
+    if (__atomic_load_n(&fork_found_unwinder_busy, __ATOMIC_RELAXED))
+        unwinder_unusable = 1;
+    __atomic_store_n(&forks_pending, 0, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&unwinds_running, unwind_depth ? 1 : 0, __ATOMIC_SEQ_CST);
+}
+
+static rt_stack_id capture(unsigned max_depth);
+
 rt_stack_id rt_stack_capture(unsigned max_depth)
+{
+    if (unwinder_unusable)
+        return 0;
+    unwind_begin();
+    rt_stack_id id = capture(max_depth);
+    unwind_end();
+    return id;
+}
+
+static rt_stack_id capture(unsigned max_depth)
 {
     uintptr_t pcs[RT_STACK_MAX];
     uintptr_t sps[RT_STACK_MAX];

@@ -10,6 +10,12 @@
 void rt_unwind_set_runtime_range(uintptr_t lo, uintptr_t hi);
 void rt_unwind_add_skip_range(uintptr_t lo, uintptr_t hi);
 void rt_unwind_init(void);
-/* Captures the calling thread's stack, at most max_depth frames. */
+/* Captures the calling thread's stack, at most max_depth frames (0 in a
+ * child forked while another thread's unwind did not finish). */
 rt_stack_id rt_stack_capture(unsigned max_depth);
+/* fork: prepare waits (bounded) for other threads' unwinds and holds new
+ * ones back until parent/child releases them; see unwind.c. */
+void rt_unwind_fork_prepare(void);
+void rt_unwind_fork_parent(void);
+void rt_unwind_fork_child(void);
 #endif

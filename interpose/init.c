@@ -121,6 +121,7 @@ static void start_watchdog(void)
  * free again, and the watchdog must be started anew if needed. */
 static void fork_child(void)
 {
+    rt_unwind_fork_child();
     rt_alloc_after_fork();
     rt_modules_after_fork();
     rt_locktab_after_fork();
@@ -185,7 +186,7 @@ static void setup(void)
     pthread_key_create(&thread_key, thread_exit);
     rt_watchdog_start_hook = start_watchdog;
     rti_fastlock_init();
-    pthread_atfork(NULL, NULL, fork_child);
+    pthread_atfork(rt_unwind_fork_prepare, rt_unwind_fork_parent, fork_child);
     atexit(at_exit);
     check_interposition();
 }

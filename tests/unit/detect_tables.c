@@ -1,10 +1,15 @@
-/* The lock table and the stack depot. */
+/* The lock table, the stack depot and stack capture. */
 #include "detect_suites.h"
 #include "freegate.h"
 #include "locktab.h"
+#include "rt_alloc.h"
 #include "stackdepot.h"
+#include "unwind.h"
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static void count_visit(struct rt_lock *l, void *arg)
 {
@@ -143,6 +148,53 @@ START_TEST(depot_hash_conses)
 }
 END_TEST
 
+static volatile int unwinders_stop;
+
+static void *unwind_forever(void *arg)
+{
+    (void)arg;
+    while (!unwinders_stop)
+        rt_stack_capture(64);
+    return NULL;
+}
+
+static void child_after_fork(void)
+{
+    rt_unwind_fork_child();
+    rt_alloc_after_fork();
+}
+
+/* A child forked while other threads unwind must be able to unwind: without
+ * the fork gate it inherits libunwind's lock held and hangs. */
+START_TEST(fork_while_others_unwind)
+{
+    rt_unwind_init();
+    pthread_atfork(rt_unwind_fork_prepare, rt_unwind_fork_parent, child_after_fork);
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+        pthread_create(&t[i], NULL, unwind_forever, NULL);
+    int bad = 0;
+    for (int i = 0; i < 300 && !bad; i++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            sigset_t alrm; /* a hang ends as SIGALRM (the child inherits a mask) */
+            sigemptyset(&alrm);
+            sigaddset(&alrm, SIGALRM);
+            sigprocmask(SIG_UNBLOCK, &alrm, NULL);
+            alarm(10);
+            _exit(rt_stack_capture(16) != 0 ? 0 : 1);
+        }
+        int status;
+        if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+            bad = i + 1;
+    }
+    unwinders_stop = 1;
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    ck_assert_msg(bad == 0, "child of fork %d hung or captured no stack", bad);
+}
+END_TEST
+
 Suite *locktab_suite(void)
 {
     Suite *s = suite_create("locktab");
@@ -161,6 +213,8 @@ Suite *stackdepot_suite(void)
     Suite *s = suite_create("stackdepot");
     TCase *tc = tcase_create("stackdepot");
     tcase_add_test(tc, depot_hash_conses);
+    tcase_add_test(tc, fork_while_others_unwind);
+    tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;
 }
