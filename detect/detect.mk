@@ -16,6 +16,13 @@ $(BUILD)/rt/%.o: %.c $(wildcard detect/*.h detect/*.def interpose/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(RT_CFLAGS) -c $< -o $@
 
+# librtdd.so exports the read side's out-of-line entry points for the
+# program's librtdd_rcu (interpose/rcu_hooks.c): the private copy has them
+# renamed (rcu_private_read.syms), and its one user calls the renamed ones
+# (detect/rcu_private_read.h), so the runtime's own read sections never
+# reach the program's.
+$(BUILD)/rt/detect/thread.o: RT_CFLAGS += -DRT_PRIVATE_RCU
+
 # The runtime's private librtdd_rcu (its thread registry is an RCU list):
 # built like the runtime (hidden symbols, initial-exec TLS: no
 # __tls_get_addr), with the pthread functions librtdd.so interposes renamed
@@ -23,17 +30,20 @@ $(BUILD)/rt/%.o: %.c $(wildcard detect/*.h detect/*.def interpose/*.h)
 # stays its own: dlsym(RTLD_DEFAULT) cannot find this copy.
 RT_RCU_OBJS := $(patsubst rcu/%.c,$(BUILD)/rt/rcu/%.o,$(wildcard rcu/*.c))
 RT_RCU_LIB := $(BUILD)/rt/librtdd_rcu_private.a
-$(BUILD)/rt/rcu/%.o: rcu/%.c $(wildcard rcu/*.h include/rtdd/*.h) interpose/rcu_private.syms
+$(BUILD)/rt/rcu/%.o: rcu/%.c $(wildcard rcu/*.h include/rtdd/*.h) interpose/rcu_private.syms interpose/rcu_private_read.syms
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(CFLAGS_BASE) -fvisibility=hidden -ftls-model=initial-exec -c $< -o $@.tmp && \
-	    objcopy --redefine-syms=interpose/rcu_private.syms $@.tmp $@ && rm -f $@.tmp
+	    objcopy --redefine-syms=interpose/rcu_private.syms --redefine-syms=interpose/rcu_private_read.syms \
+	        $@.tmp $@ && rm -f $@.tmp
 $(RT_RCU_LIB): $(RT_RCU_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-# After linking, two checks: the private copy calls no function that
-# librtdd.so exports (it would land in a wrapper), and librtdd.so exports
-# no librtdd_rcu name (the liburcu entry points *_sym are interposed ones).
+# After linking, four checks: the private copy calls no function that
+# librtdd.so exports (it would land in a wrapper); librtdd.so exports no
+# librtdd_rcu name but the read side's entry points (the liburcu entry
+# points *_sym are interposed ones too); the runtime's own RCU does not
+# call those entry points; and the exports are interpose/exports.list.
 $(BUILD)/lib/librtdd.so: $(DETECT_OBJS) $(INTERPOSE_OBJS) $(RT_RCU_LIB) interpose/exports.list
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(RT_LDFLAGS) -o $@.tmp $(DETECT_OBJS) $(INTERPOSE_OBJS) $(RT_RCU_LIB) \
@@ -41,8 +51,12 @@ $(BUILD)/lib/librtdd.so: $(DETECT_OBJS) $(INTERPOSE_OBJS) $(RT_RCU_LIB) interpos
 	@nm -D --defined-only $@.tmp | awk '{print $$3}' | LC_ALL=C sort -u >$@.exports; \
 	 bad=$$(nm -u $(RT_RCU_LIB) | awk 'NF==2{print $$2}' | sort -u | comm -12 - $@.exports); \
 	 [ -z "$$bad" ] || { echo "librtdd.so: the private librtdd_rcu calls interposed $$bad"; exit 1; }; \
-	 bad=$$(grep -E '^(rtdd_rcu_|rcu_|call_rcu|synchronize_rcu)' $@.exports | grep -v '_sym$$'); \
+	 bad=$$(grep -E '^(rtdd_rcu_|rcu_|call_rcu|synchronize_rcu)' $@.exports | grep -v '_sym$$' | \
+	        grep -vxF "$$(awk '{print $$1}' interpose/rcu_private_read.syms)"); \
 	 [ -z "$$bad" ] || { echo "librtdd.so exports librtdd_rcu names: $$bad"; exit 1; }; \
+	 bad=$$(nm -u $(DETECT_OBJS) $(RT_RCU_LIB) | awk 'NF==2{print $$2}' | \
+	        grep -xF "$$(awk '{print $$1}' interpose/rcu_private_read.syms)"); \
+	 [ -z "$$bad" ] || { echo "librtdd.so: the runtime's own RCU calls the program's read side: $$bad"; exit 1; }; \
 	 bad=$$(grep -v '^#' interpose/exports.list | LC_ALL=C sort | diff - $@.exports | grep '^[<>]'); \
 	 [ -z "$$bad" ] || { echo "librtdd.so exports differ from interpose/exports.list (< missing, > extra): $$bad"; exit 1; }; \
 	 rm -f $@.exports; mv -f $@.tmp $@

@@ -2,6 +2,7 @@
 #include "rcucheck.h"
 #include "rt_alloc.h"
 #include "rt_common.h"
+#include "rcu_private_read.h" /* before <rtdd/rcu.h> */
 #include <rtdd/rcu.h>
 #include <rtdd/rculist.h>
 

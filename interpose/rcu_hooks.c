@@ -17,27 +17,67 @@
         return value
 
 /* The read side's common cases run as leaves (rcucheck.h), without
- * entering the runtime; the rest, and anything to report, the general way. */
+ * entering the runtime; the rest, and anything to report, the general way
+ * (out of line, so that the leaves stay small where they are inlined). */
+__attribute__((noinline)) static void read_enter_general(uintptr_t caller)
+{
+    HOOK_ENTER();
+    rt_rcu_read_enter(t, RT_RCU_RTDD, caller);
+    rti_leave();
+}
+
+static inline __attribute__((always_inline)) void record_read_enter(uintptr_t caller)
+{
+    struct rt_thread *self = rti_self_unguarded();
+    if (likely(self && rt_rcu_read_enter_fast(self, RT_RCU_RTDD, caller)))
+        return;
+    read_enter_general(caller);
+}
+
+__attribute__((noinline)) static void read_exit_general(uintptr_t caller)
+{
+    HOOK_ENTER();
+    /* The library counted a section we did not see begin (the hooks came
+     * in meanwhile): nothing to end. An unlock with no lock at all arrives
+     * as read_unbalanced instead. */
+    if (t->rcu.depth != 0)
+        rt_rcu_read_exit(t, RT_RCU_RTDD, caller);
+    rti_leave();
+}
+
+static inline __attribute__((always_inline)) void record_read_exit(uintptr_t caller)
+{
+    struct rt_thread *self = rti_self_unguarded();
+    if (likely(self && rt_rcu_read_exit_fast(self, RT_RCU_RTDD)))
+        return;
+    read_exit_general(caller);
+}
+
+__attribute__((noinline)) static void dereference_general(const void *value, uintptr_t caller)
+{
+    HOOK_ENTER();
+    rt_rcu_dereference(t, value, caller);
+    rti_leave();
+}
+
+static inline __attribute__((always_inline)) void record_dereference(const void *value, uintptr_t caller)
+{
+    struct rt_thread *self = rti_self_unguarded();
+    if (likely(self && rt_rcu_dereference_fast(self, value, caller)))
+        return;
+    dereference_general(value, caller);
+}
+
 static void read_enter(const void *caller, unsigned int depth)
 {
     (void)depth;
-    struct rt_thread *self = rti_self_unguarded();
-    if (likely(self && rt_rcu_read_enter_fast(self, RT_RCU_RTDD, (uintptr_t)caller)))
-        return;
-    HOOK_ENTER();
-    rt_rcu_read_enter(t, RT_RCU_RTDD, (uintptr_t)caller);
-    rti_leave();
+    record_read_enter((uintptr_t)caller);
 }
 
 static void read_exit(const void *caller, unsigned int depth)
 {
     (void)depth;
-    struct rt_thread *self = rti_self_unguarded();
-    if (likely(self && rt_rcu_read_exit_fast(self, RT_RCU_RTDD)))
-        return;
-    HOOK_ENTER();
-    rt_rcu_read_exit(t, RT_RCU_RTDD, (uintptr_t)caller);
-    rti_leave();
+    record_read_exit((uintptr_t)caller);
 }
 
 static void read_unbalanced(const void *caller)
@@ -51,12 +91,7 @@ static void read_unbalanced(const void *caller)
 static void dereference(const void *value, const void *slot, const void *caller)
 {
     (void)slot;
-    struct rt_thread *self = rti_self_unguarded();
-    if (likely(self && rt_rcu_dereference_fast(self, value, (uintptr_t)caller)))
-        return;
-    HOOK_ENTER();
-    rt_rcu_dereference(t, value, (uintptr_t)caller);
-    rti_leave();
+    record_dereference(value, (uintptr_t)caller);
 }
 
 static void publish(const void *value, const void *slot, const void *caller)
@@ -121,6 +156,115 @@ static void callback_end(struct rcu_head *head, void (*func)(struct rcu_head *))
     rti_leave();
 }
 
+/* ---- the read side bound straight from the program ----------------------
+ * With librtdd_rcu a shared library, the program's calls to its out-of-line
+ * read side (rtdd_rcu_read_lock_slow and friends, called from the inline
+ * rcu_read_lock() etc. once the hooks are installed) land here first: we are
+ * earlier in the lookup order. That saves the library's own function and the
+ * indirect hook call on every section. The library's function still runs
+ * when the library needs it for itself: a fence (no membarrier) or a
+ * sleeping grace period to wake. */
+typedef void (*read_lock_slow_fn)(void);
+typedef void (*read_unlock_slow_fn)(unsigned int);
+typedef void (*debug_dereference_fn)(const void *, const void *);
+static read_lock_slow_fn lib_read_lock_slow;
+static read_unlock_slow_fn lib_read_unlock_slow;
+static debug_dereference_fn lib_debug_dereference;
+static const unsigned int *lib_read_slow_word;
+/* 1: the hooks are installed without read_enter/read_exit/dereference and
+ * these entry points record the sections. */
+static int read_side_direct;
+
+/* The library's own function, resolved on first use (the program may read
+ * before the runtime is set up): next after us in the global scope, or, for
+ * a library that a dlopen(RTLD_LOCAL)ed module brought in, in the scope of
+ * the module that called. */
+__attribute__((noinline)) static void *lib_function(const char *name, const void *caller)
+{
+    void *f = dlsym(RTLD_NEXT, name);
+    Dl_info module;
+    if (!f && caller && dladdr(caller, &module) && module.dli_fname) {
+        void *handle = dlopen(module.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+        if (handle) {
+            f = dlsym(handle, name);
+            dlclose(handle);
+        }
+        if (f == dlsym(RTLD_DEFAULT, name))
+            f = NULL; /* found ourselves again */
+    }
+    return f;
+}
+
+#define LIB(fn, caller) (__atomic_load_n(&lib_##fn, __ATOMIC_ACQUIRE) ? lib_##fn : resolve_##fn(caller))
+#define RESOLVER(fn)                                                               \
+    static fn##_fn resolve_##fn(uintptr_t caller)                                  \
+    {                                                                              \
+        fn##_fn f = (fn##_fn)lib_function("rtdd_rcu_" #fn, (const void *)caller); \
+        if (f)                                                                     \
+            __atomic_store_n(&lib_##fn, f, __ATOMIC_RELEASE);                      \
+        return f;                                                                  \
+    }
+RESOLVER(read_lock_slow)
+RESOLVER(read_unlock_slow)
+RESOLVER(debug_dereference)
+
+/* Does the library want its own slow function, and are the hooks on? */
+static inline unsigned int lib_read_slow_flags(void)
+{
+    return __atomic_load_n(lib_read_slow_word, __ATOMIC_RELAXED);
+}
+
+/* The library's function, for what only it does (or all of it, before the
+ * hooks are in). */
+__attribute__((noinline)) static void lib_lock_side(unsigned int flags, uintptr_t caller)
+{
+    if (read_side_direct && (flags & RTDD_RCU_SLOW_HOOKS))
+        record_read_enter(caller);
+    read_lock_slow_fn lib = LIB(read_lock_slow, caller);
+    if (lib)
+        lib();
+    else
+        __atomic_thread_fence(__ATOMIC_SEQ_CST); /* what the library's would do at worst */
+}
+
+RTI_EXPORT void rtdd_rcu_read_lock_slow(void)
+{
+    unsigned int flags = read_side_direct ? lib_read_slow_flags() : 0;
+    if (likely(flags == RTDD_RCU_SLOW_HOOKS))
+        record_read_enter(RTI_CALLER());
+    else
+        lib_lock_side(flags, RTI_CALLER());
+}
+
+__attribute__((noinline)) static void lib_unlock_side(unsigned int flags, unsigned int depth_before, uintptr_t caller)
+{
+    if (read_side_direct && (flags & RTDD_RCU_SLOW_HOOKS))
+        record_read_exit(caller);
+    read_unlock_slow_fn lib = LIB(read_unlock_slow, caller);
+    if (lib)
+        lib(depth_before);
+}
+
+RTI_EXPORT void rtdd_rcu_read_unlock_slow(unsigned int depth_before)
+{
+    unsigned int flags = read_side_direct ? lib_read_slow_flags() : 0;
+    if (likely(flags == RTDD_RCU_SLOW_HOOKS))
+        record_read_exit(RTI_CALLER());
+    else
+        lib_unlock_side(flags, depth_before, RTI_CALLER());
+}
+
+RTI_EXPORT void rtdd_rcu_debug_dereference(const void *value, const void *slot)
+{
+    if (likely(read_side_direct)) {
+        record_dereference(value, RTI_CALLER());
+        return;
+    }
+    debug_dereference_fn lib = LIB(debug_dereference, RTI_CALLER());
+    if (lib)
+        lib(value, slot);
+}
+
 static const struct rtdd_rcu_debug_ops ops = {
     .read_enter = read_enter,
     .read_exit = read_exit,
@@ -135,6 +279,19 @@ static const struct rtdd_rcu_debug_ops ops = {
     .barrier_begin = barrier_begin,
     .barrier_end = barrier_end,
     /* exit_in_reader: the runtime sees thread exits itself. */
+};
+
+/* The same without the read side, which the entry points above record. */
+static const struct rtdd_rcu_debug_ops ops_without_read_side = {
+    .read_unbalanced = read_unbalanced,
+    .publish = publish,
+    .sync_begin = sync_begin,
+    .sync_end = sync_end,
+    .call_enqueue = call_enqueue,
+    .callback_begin = callback_begin,
+    .callback_end = callback_end,
+    .barrier_begin = barrier_begin,
+    .barrier_end = barrier_end,
 };
 
 /* Called once the runtime is set up: a program linked with librtdd_rcu
@@ -152,5 +309,17 @@ RT_HIDDEN void rti_install_rcu_hooks(void)
     if (rt_module_find((uintptr_t)set, &m) == 0 &&
         !(rt_module_find((uintptr_t)dlsym(RTLD_DEFAULT, "main"), &prog) == 0 && prog.base == m.base))
         rt_unwind_add_skip_range(m.lo, m.hi);
-    set(&ops);
+    /* The program's read side reaches our entry points unless the program
+     * itself defines them (librtdd_rcu linked in statically, exported):
+     * then its calls stay inside it and only the hooks can see them. */
+    lib_read_slow_word = (const unsigned int *)dlsym(RTLD_DEFAULT, "rtdd_rcu_read_slow");
+    if (lib_read_slow_word && dlsym(RTLD_DEFAULT, "rtdd_rcu_read_lock_slow") == (void *)rtdd_rcu_read_lock_slow &&
+        dlsym(RTLD_DEFAULT, "rtdd_rcu_read_unlock_slow") == (void *)rtdd_rcu_read_unlock_slow &&
+        dlsym(RTLD_DEFAULT, "rtdd_rcu_debug_dereference") == (void *)rtdd_rcu_debug_dereference && LIB(read_lock_slow, 0) &&
+        LIB(read_unlock_slow, 0)) {
+        __atomic_store_n(&read_side_direct, 1, __ATOMIC_RELEASE);
+        set(&ops_without_read_side);
+    } else {
+        set(&ops);
+    }
 }

@@ -30,15 +30,22 @@ programs-check: $(PROG_BINS) $(PROG_DIR)/libearly.so $(BUILD)/lib/librtdd.so $(B
 	  $(RECORD) program/$$n tests/programs/check-case.sh $(BUILD)/bin/rtdd $$b $$src; \
 	done
 
-# RCU cases: each source is built against librtdd_rcu (NAME-rtdd) and
-# against liburcu-memb (NAME-urcu) and must give the same reports.
+# RCU cases: each source is built against librtdd_rcu.so (NAME-rtdd), against
+# librtdd_rcu.a linked in with its names exported (NAME-static: the runtime
+# sees it through the debug hooks alone) and against liburcu-memb (NAME-urcu),
+# and must give the same reports.
 RCU_PROG_SRCS := $(wildcard tests/programs/rcu/*.c)
 RCU_PROG_BINS := $(foreach s,$(RCU_PROG_SRCS),$(PROG_DIR)/rcu_$(basename $(notdir $(s)))-rtdd \
+                   $(PROG_DIR)/rcu_$(basename $(notdir $(s)))-static \
                    $(PROG_DIR)/rcu_$(basename $(notdir $(s)))-urcu)
 $(PROG_DIR)/rcu_%-rtdd: tests/programs/rcu/%.c tests/programs/rcu/rcu_api.h $(BUILD)/lib/librtdd_rcu.so
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(PROG_CFLAGS) -Iinclude -DRCU_RTDD -o $@ $< -L$(BUILD)/lib -lrtdd_rcu \
 	    -Wl,-rpath,$(abspath $(BUILD)/lib)
+$(PROG_DIR)/rcu_%-static: tests/programs/rcu/%.c tests/programs/rcu/rcu_api.h $(BUILD)/lib/librtdd_rcu.a
+	@mkdir -p $(dir $@)
+	@echo "  CC $@"; $(CC) $(PROG_CFLAGS) -Iinclude -DRCU_RTDD -DRCU_STATIC -rdynamic -o $@ $< \
+	    $(BUILD)/lib/librtdd_rcu.a
 $(PROG_DIR)/rcu_%-urcu: tests/programs/rcu/%.c tests/programs/rcu/rcu_api.h
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(PROG_CFLAGS) -DRCU_URCU -o $@ $< -lurcu-memb
@@ -47,6 +54,6 @@ CHECK_TARGETS += rcu-programs-check
 .PHONY: rcu-programs-check
 rcu-programs-check: $(RCU_PROG_BINS) $(BUILD)/lib/librtdd.so $(BUILD)/bin/rtdd
 	@for b in $(RCU_PROG_BINS); do \
-	  n=$$(basename $$b); src=tests/programs/rcu/$$(echo $$n | sed 's/^rcu_//; s/-rtdd$$//; s/-urcu$$//').c; \
+	  n=$$(basename $$b); src=tests/programs/rcu/$$(echo $$n | sed 's/^rcu_//; s/-rtdd$$//; s/-static$$//; s/-urcu$$//').c; \
 	  $(RECORD) program/$$n tests/programs/check-case.sh $(BUILD)/bin/rtdd $$b $$src; \
 	done

@@ -1,0 +1,59 @@
+/* A reader loop with an updater, silent: nothing to report. Under rtdd a
+ * program linked with librtdd_rcu.so has its read side recorded by the
+ * runtime's own entry points, without passing through the library's slow
+ * functions (which count their entries): that is checked here. Linked in
+ * statically (RCU_STATIC) the hooks must see the sections instead. */
+// expect: none
+// no-output: read side went through
+#include "rcu_api.h"
+#include <stdio.h>
+#include <stdlib.h>
+#define SECTIONS 100000
+struct item { long value; struct rcu_head rcu; };
+static struct item *shared;
+static volatile int stop;
+static void free_item(struct rcu_head *h) { free(container_of_head(h, struct item, rcu)); }
+static void *updater(void *arg)
+{
+    (void)arg;
+    test_rcu_online();
+    for (long v = 1; !stop; v++) {
+        struct item *fresh = malloc(sizeof *fresh), *old = shared;
+        fresh->value = v;
+        rcu_assign_pointer(shared, fresh);
+        if (v % 2)
+            call_rcu(&old->rcu, free_item);
+        else {
+            synchronize_rcu();
+            free(old);
+        }
+    }
+    test_rcu_offline();
+    return NULL;
+}
+int main(void)
+{
+    shared = calloc(1, sizeof *shared);
+    test_rcu_online();
+    pthread_t u;
+    pthread_create(&u, NULL, updater, NULL);
+    long sum = 0;
+    for (int i = 0; i < SECTIONS; i++) {
+        rcu_read_lock();
+        sum += rcu_dereference(shared)->value;
+        rcu_read_unlock();
+    }
+    stop = 1;
+    pthread_join(u, NULL);
+#if defined(RCU_RTDD) && !defined(RCU_STATIC)
+    struct rtdd_rcu_stats st;
+    rtdd_rcu_get_stats(&st);
+    if ((__atomic_load_n(&rtdd_rcu_read_slow, __ATOMIC_RELAXED) & RTDD_RCU_SLOW_HOOKS) &&
+        st.read_slow_calls >= SECTIONS)
+        printf("read side went through librtdd_rcu's slow functions %llu times\n",
+               (unsigned long long)st.read_slow_calls);
+#endif
+    rcu_barrier_all();
+    test_rcu_offline();
+    return sum < 0;
+}
