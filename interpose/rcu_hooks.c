@@ -281,18 +281,9 @@ static const struct rtdd_rcu_debug_ops ops = {
     /* exit_in_reader: the runtime sees thread exits itself. */
 };
 
-/* The same without the read side, which the entry points above record. */
-static const struct rtdd_rcu_debug_ops ops_without_read_side = {
-    .read_unbalanced = read_unbalanced,
-    .publish = publish,
-    .sync_begin = sync_begin,
-    .sync_end = sync_end,
-    .call_enqueue = call_enqueue,
-    .callback_begin = callback_begin,
-    .callback_end = callback_end,
-    .barrier_begin = barrier_begin,
-    .barrier_end = barrier_end,
-};
+/* What is installed: ops, less the read side when the entry points above
+ * record it (static: the library reads it until it is replaced). */
+static struct rtdd_rcu_debug_ops installed_ops;
 
 /* Called once the runtime is set up: a program linked with librtdd_rcu
  * exports its hook setter. */
@@ -313,13 +304,15 @@ RT_HIDDEN void rti_install_rcu_hooks(void)
      * itself defines them (librtdd_rcu linked in statically, exported):
      * then its calls stay inside it and only the hooks can see them. */
     lib_read_slow_word = (const unsigned int *)dlsym(RTLD_DEFAULT, "rtdd_rcu_read_slow");
+    installed_ops = ops;
     if (lib_read_slow_word && dlsym(RTLD_DEFAULT, "rtdd_rcu_read_lock_slow") == (void *)rtdd_rcu_read_lock_slow &&
         dlsym(RTLD_DEFAULT, "rtdd_rcu_read_unlock_slow") == (void *)rtdd_rcu_read_unlock_slow &&
         dlsym(RTLD_DEFAULT, "rtdd_rcu_debug_dereference") == (void *)rtdd_rcu_debug_dereference && LIB(read_lock_slow, 0) &&
         LIB(read_unlock_slow, 0)) {
+        installed_ops.read_enter = NULL;
+        installed_ops.read_exit = NULL;
+        installed_ops.dereference = NULL;
         __atomic_store_n(&read_side_direct, 1, __ATOMIC_RELEASE);
-        set(&ops_without_read_side);
-    } else {
-        set(&ops);
     }
+    set(&installed_ops);
 }
