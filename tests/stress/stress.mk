@@ -3,16 +3,22 @@
 # PASS/FAIL lines, closed by tests/summary.sh's "N passed, N failed".
 STRESS_DIR     := $(BUILD)/tests/stress
 STRESS_PROGS   := fork_storm exec_chain signal_storm ten_k_threads dlopen_storm report_storm reporter exit_race
-STRESS_BINS    := $(addprefix $(STRESS_DIR)/,$(STRESS_PROGS)) $(STRESS_DIR)/libstress_dl.so $(STRESS_DIR)/libstress_dl2.so
+STRESS_BINS    := $(addprefix $(STRESS_DIR)/,$(STRESS_PROGS)) $(STRESS_DIR)/libstress_dl.so $(STRESS_DIR)/libstress_dl2.so \
+                  $(STRESS_DIR)/rcu_torture_dyn
 STRESS_RESULTS := $(BUILD)/stress-results.txt
 STRESS_CASES   := fork-storm exec-chain signal-storm ten-k-threads dlopen-storm exit-race kill-after-reports \
-                  report-storm log-full-disk log-unwritable secure-getenv
+                  report-storm log-full-disk log-unwritable secure-getenv rcu-torture
 STRESS_TIMEOUT ?= 120
 STRESS_CFLAGS  := -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror -pthread -fno-omit-frame-pointer
 
 $(STRESS_DIR)/%: tests/stress/%.c tests/stress/freers.h
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(STRESS_CFLAGS) -o $@ $< -ldl
+# librtdd_rcu's torture, linked with the shared library so that rtdd checks it.
+$(STRESS_DIR)/rcu_torture_dyn: rcu/tests/torture_main.c tools/torture.c tools/torture.h $(BUILD)/lib/librtdd_rcu.so
+	@mkdir -p $(dir $@)
+	@echo "  CC $@"; $(CC) $(CFLAGS_BASE) -Itools -o $@ rcu/tests/torture_main.c tools/torture.c \
+	    -L$(BUILD)/lib -lrtdd_rcu -Wl,-rpath,$(abspath $(BUILD)/lib) -lpthread
 $(STRESS_DIR)/libstress_dl.so $(STRESS_DIR)/libstress_dl2.so: tests/stress/lib/stress_dl.c
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(STRESS_CFLAGS) -fPIC -shared -o $@ $<

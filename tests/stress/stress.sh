@@ -202,6 +202,20 @@ log-unwritable)
         echo "    $p: $(grep -A1 '^rtdd: cannot' "$work/err" | tr '\n' ' '); stderr: $out"
     done
     ;;
+rcu-torture)
+    # librtdd_rcu's torture linked with librtdd_rcu.so, under rtdd: its read
+    # side is bound to the runtime (docs/rcu.md), with signal-handler and
+    # short-lived readers, synchronize_rcu, call_rcu, rcu_barrier and a
+    # callback flood. The torture's own checks and rtdd's must both hold.
+    run 60 "$work/out" "$work/err" "$rtdd" run --log-path="$work/log" -- "$bins/rcu_torture_dyn" \
+        --duration=4 --readers=3 --writers=2
+    expect_status 0 "rcu torture"
+    grep -q '^rtdd torture: SUCCESS' "$work/out" || bad "rcu torture: $(tail -5 "$work/out")"
+    grep -q '^rtdd: summary: pid [0-9]*: 0 reports' "$work/log" 2>/dev/null \
+        || bad "rcu torture under rtdd: $(head -5 "$work/log" 2>/dev/null)"
+    grep -q 'RCU read sections' "$work/log" 2>/dev/null || bad "rcu torture: the runtime saw no read section"
+    ok "$(grep -h '^reads' "$work/out")"
+    ;;
 secure-getenv)
     # A setuid-root program run by an unprivileged user with the runtime
     # loaded must ignore RTDD_OPTIONS (secure_getenv): its log_path and
