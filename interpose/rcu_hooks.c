@@ -229,7 +229,7 @@ __attribute__((noinline)) static void lib_lock_side(unsigned int flags, uintptr_
 
 RTI_EXPORT void rtdd_rcu_read_lock_slow(void)
 {
-    unsigned int flags = read_side_direct ? lib_read_slow_flags() : 0;
+    unsigned int flags = __atomic_load_n(&read_side_direct, __ATOMIC_ACQUIRE) ? lib_read_slow_flags() : 0;
     if (likely(flags == RTDD_RCU_SLOW_HOOKS))
         record_read_enter(RTI_CALLER());
     else
@@ -247,7 +247,7 @@ __attribute__((noinline)) static void lib_unlock_side(unsigned int flags, unsign
 
 RTI_EXPORT void rtdd_rcu_read_unlock_slow(unsigned int depth_before)
 {
-    unsigned int flags = read_side_direct ? lib_read_slow_flags() : 0;
+    unsigned int flags = __atomic_load_n(&read_side_direct, __ATOMIC_ACQUIRE) ? lib_read_slow_flags() : 0;
     if (likely(flags == RTDD_RCU_SLOW_HOOKS))
         record_read_exit(RTI_CALLER());
     else
@@ -256,7 +256,7 @@ RTI_EXPORT void rtdd_rcu_read_unlock_slow(unsigned int depth_before)
 
 RTI_EXPORT void rtdd_rcu_debug_dereference(const void *value, const void *slot)
 {
-    if (likely(read_side_direct)) {
+    if (likely(__atomic_load_n(&read_side_direct, __ATOMIC_ACQUIRE))) {
         record_dereference(value, RTI_CALLER());
         return;
     }
