@@ -11,17 +11,13 @@
 #include <string.h>
 #include <time.h>
 
-_Atomic int rt_rcu_in_use;
 _Atomic uint64_t rt_rcu_line_clock[1u << RT_RCU_LINE_BITS];
 _Atomic uint64_t rt_rcu_gp_floor;
 
 /* Read-mostly: written once, so the read side does not store to it. */
 static inline void mark_in_use(void)
 {
-    if (!__atomic_load_n(&rt_rcu_in_use, __ATOMIC_RELAXED)) {
-        __atomic_store_n(&rt_rcu_in_use, 1, __ATOMIC_RELEASE);
-        rt_free_checks_add(RT_FREE_RCU);
-    }
+    rt_free_checks_add(RT_FREE_RCU);
 }
 static _Atomic unsigned long migrated, sections;
 

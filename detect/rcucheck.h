@@ -6,6 +6,7 @@
 #ifndef RTDD_RCUCHECK_H
 #define RTDD_RCUCHECK_H
 #include "engine.h"
+#include "freegate.h"
 #include "linefilter.h"
 #include "thread.h"
 #include <stddef.h>
@@ -13,9 +14,12 @@
 
 enum rt_rcu_flavor { RT_RCU_RTDD, RT_RCU_MEMB, RT_RCU_MB, RT_RCU_BP, RT_RCU_QSBR, RT_RCU_SIGNAL, RT_RCU_FLAVORS };
 
-/* Set by the first RCU event: from then on free() is checked against RCU
- * readers. */
-extern _Atomic int rt_rcu_in_use;
+/* Since the first RCU event (its bit in the free-checks word), free() is
+ * checked against RCU readers. */
+static inline int rt_rcu_in_use(void)
+{
+    return (__atomic_load_n(&rt_free_checks, __ATOMIC_RELAXED) & RT_FREE_RCU) != 0;
+}
 
 /* What free() needs to know cheaply: per 256-byte line (mod 2^21), the
  * latest RCU clock at which an object there was obtained with
@@ -130,7 +134,7 @@ RT_FAST int rt_rcu_read_enter_fast(struct rt_thread *t, enum rt_rcu_flavor f, ui
         return 1;
     }
     if (__builtin_expect((t->nheld | (unsigned)t->untracked) != 0 || !__rseq_size ||
-                             !__atomic_load_n(&rt_rcu_in_use, __ATOMIC_RELAXED), 0))
+                             !rt_rcu_in_use(), 0))
         return 0;
     uint64_t id;
     uintptr_t addr = (uintptr_t)&rt_rcu_anchors[f][0];

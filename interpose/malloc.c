@@ -25,7 +25,7 @@ __attribute__((noinline)) static void check_freed_block(void *p, size_t size, ui
     int saved = errno;
     if (rt_locktab_may_overlap((uintptr_t)p, size))
         rt_on_free(t, (uintptr_t)p, size, pc);
-    if (rt_rcu_in_use)
+    if (rt_rcu_in_use())
         rt_rcu_on_free(t, (uintptr_t)p, size, pc);
     errno = saved;
     rti_leave();
