@@ -12,7 +12,7 @@ RT_LDFLAGS := -shared -flto=auto -O2 -Wl,-z,now,-z,relro -Wl,--no-undefined
 DETECT_OBJS := $(patsubst %.c,$(BUILD)/rt/%.o,$(DETECT_SRCS))
 INTERPOSE_OBJS := $(patsubst %.c,$(BUILD)/rt/%.o,$(INTERPOSE_SRCS))
 
-$(BUILD)/rt/%.o: %.c $(wildcard detect/*.h detect/*.def interpose/*.h)
+$(BUILD)/rt/%.o: %.c $(wildcard detect/*.h detect/*.def interpose/*.h include/rtdd/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(RT_CFLAGS) -c $< -o $@
 
@@ -62,7 +62,7 @@ $(BUILD)/lib/librtdd.so: $(DETECT_OBJS) $(INTERPOSE_OBJS) $(RT_RCU_LIB) interpos
 	 rm -f $@.exports; mv -f $@.tmp $@
 
 # The engine alone, for unit tests (optionally sanitized) and the CLI.
-$(BUILD)/unit-san$(SANITIZE)/detect/%.o: detect/%.c $(wildcard detect/*.h detect/*.def)
+$(BUILD)/unit-san$(SANITIZE)/detect/%.o: detect/%.c $(wildcard detect/*.h detect/*.def include/rtdd/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(UNIT_CFLAGS) -c $< -o $@
 DETECT_UNIT_OBJS := $(patsubst %.c,$(BUILD)/unit-san$(SANITIZE)/%.o,$(DETECT_SRCS))

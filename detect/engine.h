@@ -64,6 +64,9 @@ uint64_t rt_on_lock_pre_nested(struct rt_thread *t, struct rt_lock *lock, unsign
 void rt_on_lock_acquired_slow(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uint64_t chain,
                               uintptr_t pc);
 void rt_on_lock_release_slow(struct rt_thread *t, uintptr_t addr, uintptr_t pc);
+/* Pushes lock as acquired with the given stack and CPU, with no checks
+ * (a read section recorded inline, pushed late: rcucheck.h). */
+void rt_on_lock_acquired_at(struct rt_thread *t, struct rt_lock *lock, unsigned flags, rt_stack_id stack, int cpu);
 
 #define RT_FAST static inline __attribute__((always_inline))
 
@@ -105,8 +108,8 @@ RT_FAST struct rt_lock *rt_lock_lookup(struct rt_thread *t, uintptr_t addr, enum
 RT_FAST rt_stack_id rt_site_stack(struct rt_thread *t, uintptr_t pc)
 {
     unsigned slot = (unsigned)(pc >> 2) & (RT_SITE_CACHE - 1);
-    if (__builtin_expect(t->site_cache[slot].pc == pc, 1))
-        return t->site_cache[slot].stack;
+    if (__builtin_expect(t->rcu.sites[slot].pc == pc, 1))
+        return t->rcu.sites[slot].stack;
     return rt_site_stack_slow(t, pc);
 }
 
@@ -126,7 +129,7 @@ RT_FAST uint64_t rt_chain_step(uint64_t chain, const struct rt_lock *lock, unsig
 RT_FAST uint64_t rt_on_lock_pre(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uintptr_t pc)
 {
     /* The chain of a lone lock is computed only when something nests in it. */
-    if (__builtin_expect(t->nheld == 0, 1))
+    if (__builtin_expect((t->nheld | t->rcu.depth) == 0, 1))
         return 0;
     return rt_on_lock_pre_nested(t, lock, flags, pc);
 }
@@ -141,7 +144,7 @@ RT_FAST int rt_lock_acquired_fast(struct rt_thread *t, struct rt_lock *lock, uns
     unsigned n = t->nheld;
     unsigned slot = (unsigned)(pc >> 2) & (RT_SITE_CACHE - 1);
     /* Without rseq the CPU costs a call: the slow path makes it. */
-    if (__builtin_expect(n >= t->held_cap || t->untracked || t->waiting_for || t->site_cache[slot].pc != pc ||
+    if (__builtin_expect(n >= t->held_cap || t->untracked || t->waiting_for || t->rcu.sites[slot].pc != pc ||
                              lock->type == RT_LOCK_MUTEX_RECURSIVE || !__rseq_size,
                          0))
         return 0;
@@ -152,7 +155,7 @@ RT_FAST int rt_lock_acquired_fast(struct rt_thread *t, struct rt_lock *lock, uns
     h->id = __atomic_load_n(&lock->id, __ATOMIC_RELAXED);
     h->addr = __atomic_load_n(&lock->addr, __ATOMIC_RELAXED);
     h->chain = chain;
-    h->stack = t->site_cache[slot].stack;
+    h->stack = t->rcu.sites[slot].stack;
     h->count = 1;
     h->mode = (flags & RT_ACQ_READ) ? RT_HOLD_READ : RT_HOLD_WRITE;
     h->trylock = (flags & RT_ACQ_TRY) != 0;
@@ -168,7 +171,7 @@ RT_FAST int rt_lock_first_acquired_fast(struct rt_thread *t, struct rt_lock *loc
                                         unsigned flags, uintptr_t pc, int cpu)
 {
     unsigned slot = (unsigned)(pc >> 2) & (RT_SITE_CACHE - 1);
-    if (__builtin_expect(t->site_cache[slot].pc != pc, 0))
+    if (__builtin_expect(t->rcu.sites[slot].pc != pc, 0))
         return 0;
     /* The slot is taken before it is filled: a signal handler that locks
      * in between uses the next one. */
@@ -179,7 +182,7 @@ RT_FAST int rt_lock_first_acquired_fast(struct rt_thread *t, struct rt_lock *loc
     h->id = id;
     h->addr = addr;
     h->chain = 0;
-    h->stack = t->site_cache[slot].stack;
+    h->stack = t->rcu.sites[slot].stack;
     h->state = RT_HELD_STATE(1, (flags & RT_ACQ_READ) ? RT_HOLD_READ : RT_HOLD_WRITE, (flags & RT_ACQ_TRY) != 0, cpu);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     return 1;

@@ -1,6 +1,7 @@
 #include "lockdesc.h"
 #include "engine.h"
 #include "modules.h"
+#include "rcucheck.h"
 #include "rt_fmt.h"
 #include "runtime.h"
 #include "symbolize.h"
@@ -85,8 +86,10 @@ const char *rt_lock_op(const struct rt_lock *l, int read)
 
 void rt_report_held_locks(struct rt_report *r, const struct rt_thread *t, const char *comm)
 {
-    /* Locks destroyed or freed while held are gone: not listed. */
-    unsigned n = 0;
+    /* Locks destroyed or freed while held are gone: not listed. A read
+     * section that record mode has not pushed comes first. */
+    struct rt_lock *section = rt_rcu_unmaterialized_lock(t);
+    unsigned n = section != NULL;
     for (unsigned i = 0; i < t->nheld; i++)
         n += rt_held_live(&t->held[i]);
     char name[160], site[256];
@@ -95,7 +98,13 @@ void rt_report_held_locks(struct rt_report *r, const struct rt_thread *t, const 
         return;
     }
     rt_report_text(r, "%u lock%s held by %s/%d:", n, n == 1 ? "" : "s", comm, t->tid);
-    for (unsigned i = 0, shown = 0; i < t->nheld && shown < 16; i++) {
+    unsigned shown = 0;
+    if (section) {
+        rt_lock_name(section, section->addr, name, sizeof name);
+        rt_stack_site(t->rcu.enter_stack, site, sizeof site);
+        rt_report_text(r, " #%u: %s (read), taken at %s", shown++, name, site);
+    }
+    for (unsigned i = 0; i < t->nheld && shown < 16; i++) {
         const struct rt_held *h = &t->held[i];
         if (!rt_held_live(h))
             continue;

@@ -1,6 +1,7 @@
 /* Lock events: identity, the held-lock stack, owners and readers. The
  * checks that judge them live in misuse.c and lockorder.c. */
 #include "engine.h"
+#include "rcucheck.h"
 #include "lockorder.h"
 #include "misuse.h"
 #include "rt_alloc.h"
@@ -39,8 +40,8 @@ rt_stack_id rt_site_stack_slow(struct rt_thread *t, uintptr_t pc)
 {
     unsigned slot = (unsigned)(pc >> 2) & (RT_SITE_CACHE - 1);
     rt_stack_id stack = site_lookup_global(pc);
-    t->site_cache[slot].pc = pc;
-    t->site_cache[slot].stack = stack;
+    t->rcu.sites[slot].pc = pc;
+    t->rcu.sites[slot].stack = stack;
     return stack;
 }
 
@@ -137,6 +138,12 @@ static uint64_t held_chain(struct rt_thread *t, unsigned i)
 
 uint64_t rt_on_lock_pre_nested(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uintptr_t pc)
 {
+    /* A read section entered inline comes first on the stack: the edge
+     * rcu_read_lock -> lock. */
+    if (t->rcu.depth)
+        rt_rcu_materialize(t);
+    if (t->nheld == 0)
+        return 0;
     uint64_t chain = rt_chain_step(held_chain(t, t->nheld - 1), lock, flags);
     if (t->untracked || (flags & RT_ACQ_TRY))
         return chain;
@@ -154,6 +161,25 @@ uint64_t rt_on_lock_pre_nested(struct rt_thread *t, struct rt_lock *lock, unsign
     return chain;
 }
 
+static void push_held(struct rt_thread *t, struct rt_lock *lock, uint64_t id, unsigned flags, uint64_t chain,
+                      rt_stack_id stack, int cpu)
+{
+    if (t->nheld >= t->held_cap && rt_thread_grow_held(t) < 0) {
+        t->untracked = 1;
+        return;
+    }
+    struct rt_held *h = &t->held[t->nheld++];
+    h->lock = lock;
+    h->id = id;
+    h->addr = __atomic_load_n(&lock->addr, __ATOMIC_RELAXED);
+    h->chain = chain;
+    h->stack = stack;
+    h->count = 1;
+    h->mode = (flags & RT_ACQ_READ) ? RT_HOLD_READ : RT_HOLD_WRITE;
+    h->trylock = (flags & RT_ACQ_TRY) != 0;
+    h->cpu = (int16_t)cpu;
+}
+
 void rt_on_lock_acquired_slow(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uint64_t chain,
                               uintptr_t pc)
 {
@@ -169,21 +195,13 @@ void rt_on_lock_acquired_slow(struct rt_thread *t, struct rt_lock *lock, unsigne
                 return;
             }
     }
-    if (t->nheld >= t->held_cap && rt_thread_grow_held(t) < 0) {
-        t->untracked = 1;
-        return;
-    }
-    rt_stack_id stack = rt_site_stack(t, pc);
-    struct rt_held *h = &t->held[t->nheld++];
-    h->lock = lock;
-    h->id = id;
-    h->addr = __atomic_load_n(&lock->addr, __ATOMIC_RELAXED);
-    h->chain = chain;
-    h->stack = stack;
-    h->count = 1;
-    h->mode = (flags & RT_ACQ_READ) ? RT_HOLD_READ : RT_HOLD_WRITE;
-    h->trylock = (flags & RT_ACQ_TRY) != 0;
-    h->cpu = (int16_t)rt_current_cpu();
+    push_held(t, lock, id, flags, chain, rt_site_stack(t, pc), rt_current_cpu());
+}
+
+void rt_on_lock_acquired_at(struct rt_thread *t, struct rt_lock *lock, unsigned flags, rt_stack_id stack, int cpu)
+{
+    if (!t->untracked)
+        push_held(t, lock, __atomic_load_n(&lock->id, __ATOMIC_RELAXED), flags, 0, stack, cpu);
 }
 
 /* Removes entry i; the chain keys above it are recomputed, since a chain
@@ -227,6 +245,13 @@ struct holder_search {
 static void find_holder(struct rt_thread *t, void *arg)
 {
     struct holder_search *s = arg;
+    if (s->mode == RT_HOLD_READ && rt_rcu_unmaterialized_lock(t) == s->lock) {
+        if (!s->count++) {
+            s->tid = t->tid;
+            s->stack = t->rcu.enter_stack;
+        }
+        return;
+    }
     const struct rt_held *held = __atomic_load_n(&t->held, __ATOMIC_ACQUIRE);
     unsigned n = __atomic_load_n(&t->nheld, __ATOMIC_ACQUIRE);
     for (unsigned i = 0; i < n && held; i++)

@@ -85,9 +85,20 @@ static void grace_period_done(enum rt_rcu_flavor f, uint64_t began)
 char rt_rcu_anchors[RT_RCU_FLAVORS][2];
 #define anchors rt_rcu_anchors
 
+/* The record the inline read side shares with us. */
+_Static_assert(RT_RCU_RTDD == 0, "record mode stores flavour 0");
+_Static_assert(RTDD_RCU_REC_LINE_SHIFT == RT_LINE_SHIFT && RTDD_RCU_REC_LINE_BITS == RT_RCU_LINE_BITS,
+               "record mode indexes the line clocks as the runtime does");
+_Static_assert(sizeof(rt_stack_id) == sizeof(uint32_t), "record mode stores stack ids");
+
+/* The RCU pseudo-locks once created, by flavour (they are never retired). */
+static struct rt_lock *_Atomic readers_lock[RT_RCU_FLAVORS];
+
 static struct rt_lock *pseudo(struct rt_thread *t, enum rt_rcu_flavor f, int callbacks, uintptr_t pc)
 {
     struct rt_lock *l = rt_lock_lookup(t, (uintptr_t)&anchors[f][callbacks], RT_LOCK_RWLOCK, pc);
+    if (l && !callbacks)
+        __atomic_store_n(&readers_lock[f], l, __ATOMIC_RELEASE);
     if (l && !l->rcu_pseudo) {
         static const char *const names[2][RT_RCU_FLAVORS] = {
             { "rcu_read_lock", "rcu_read_lock(urcu-memb)", "rcu_read_lock(urcu-mb)", "rcu_read_lock(urcu-bp)",
@@ -150,12 +161,57 @@ void rt_rcu_read_enter(struct rt_thread *t, enum rt_rcu_flavor f, uintptr_t pc)
     t->rcu.enter_stack = rt_site_stack(t, pc);
     t->rcu.enter_cpu = (int16_t)rt_current_cpu();
     t->rcu.nderef = 0;
-    __atomic_store_n(&t->rcu.enter_clock, rcu_clock(), __ATOMIC_RELAXED);
-    __atomic_store_n(&t->rcu.depth, 1, __ATOMIC_RELEASE);
+    /* Pushed before the depth is set, so that the push is not taken for
+     * a lock inside a section recorded inline (rt_rcu_materialize). */
     if (l) {
         uint64_t chain = rt_on_lock_pre(t, l, RT_ACQ_READ, pc);
         rt_on_lock_acquired(t, l, RT_ACQ_READ, chain, pc);
     }
+    __atomic_store_n(&t->rcu.enter_clock, rcu_clock(), __ATOMIC_RELAXED);
+    __atomic_store_n(&t->rcu.depth, 1, __ATOMIC_RELEASE);
+}
+
+/* Is the thread's section (of its current flavour) on its held stack?
+ * Other threads may ask: the stack is read as the watchdog reads it. */
+static int section_on_stack(const struct rt_thread *t, unsigned f)
+{
+    const struct rt_held *held = __atomic_load_n(&t->held, __ATOMIC_ACQUIRE);
+    unsigned n = __atomic_load_n(&t->nheld, __ATOMIC_ACQUIRE);
+    uintptr_t anchor = (uintptr_t)&anchors[f][0];
+    for (unsigned i = n; i-- > 0;)
+        if (__atomic_load_n(&held[i].addr, __ATOMIC_RELAXED) == anchor)
+            return 1;
+    return 0;
+}
+
+void rt_rcu_record_link(struct rt_thread *t, const volatile uint32_t *cpu_id)
+{
+    mark_in_use();
+    note_flavor(RT_RCU_RTDD);
+    t->rcu.nheld = &t->nheld;
+    t->rcu.cpu_id = cpu_id;
+    t->rcu.epoch = (const uint64_t *)&rt_rcu_epoch;
+    t->rcu.line_clock = (const uint64_t *)rt_rcu_line_clock;
+}
+
+struct rt_lock *rt_rcu_unmaterialized_lock(const struct rt_thread *t)
+{
+    if (!__atomic_load_n(&t->rcu.depth, __ATOMIC_ACQUIRE))
+        return NULL;
+    unsigned f = __atomic_load_n(&t->rcu.flavor, __ATOMIC_RELAXED);
+    if (f >= RT_RCU_FLAVORS || section_on_stack(t, f))
+        return NULL;
+    return __atomic_load_n(&readers_lock[f], __ATOMIC_ACQUIRE);
+}
+
+void rt_rcu_materialize(struct rt_thread *t)
+{
+    struct rt_lock *l = rt_rcu_unmaterialized_lock(t);
+    if (!l)
+        return;
+    /* Pushed as if taken when the section began (no lock was held then,
+     * or the section would have been pushed at once): no edge into it. */
+    rt_on_lock_acquired_at(t, l, RT_ACQ_READ, t->rcu.enter_stack, t->rcu.enter_cpu);
 }
 
 void rt_rcu_read_exit(struct rt_thread *t, enum rt_rcu_flavor f, uintptr_t pc)
@@ -177,7 +233,8 @@ void rt_rcu_read_exit(struct rt_thread *t, enum rt_rcu_flavor f, uintptr_t pc)
     t->rcu.sections++;
     if (rt_current_cpu() != t->rcu.enter_cpu)
         t->rcu.migrated++;
-    rt_on_lock_release(t, (uintptr_t)&anchors[f][0], pc);
+    if (t->nheld && section_on_stack(t, f))
+        rt_on_lock_release(t, (uintptr_t)&anchors[f][0], pc);
 }
 
 void rt_rcu_dereference(struct rt_thread *t, const void *value, uintptr_t pc)
@@ -491,7 +548,8 @@ void rt_rcu_on_thread_exit(struct rt_thread *t)
                   NULL, "A reader that never leaves holds up every later grace period (librtdd_rcu ends the "
                         "section by force; liburcu waits forever).");
     __atomic_store_n(&t->rcu.depth, 0, __ATOMIC_RELEASE);
-    rt_on_lock_release(t, (uintptr_t)&anchors[t->rcu.flavor][0], 0);
+    if (t->rcu.flavor < RT_RCU_FLAVORS && section_on_stack(t, t->rcu.flavor))
+        rt_on_lock_release(t, (uintptr_t)&anchors[t->rcu.flavor][0], 0);
 }
 
 void rt_rcu_thread_gone(const struct rt_thread *t)

@@ -121,6 +121,19 @@ int rt_rcu_is_pseudo(const struct rt_lock *l);
 /* In a forked child: the tables' locks may have been held by vanished threads. */
 void rt_rcucheck_after_fork(void);
 
+/* Record mode (include/rtdd/rcu.h): the links the inline read side
+ * follows, for the calling thread (cpu_id: its rseq area's). */
+void rt_rcu_record_link(struct rt_thread *t, const volatile uint32_t *cpu_id);
+/* A section that record mode entered inline is not on the held-lock stack
+ * until something needs it there: a lock taken inside it (the
+ * rcu_read_lock -> M order) pushes it first. */
+void rt_rcu_materialize(struct rt_thread *t);
+/* The RCU pseudo-lock such a section read-holds without its entry on the
+ * stack (those who look for holders count it), or NULL. Whether it is on
+ * the stack is read from the stack itself: a flag kept beside it could
+ * disagree with it after a signal handler's section in between. */
+struct rt_lock *rt_rcu_unmaterialized_lock(const struct rt_thread *t);
+
 /* The read side's common cases as leaves, for callers outside the runtime
  * (no guard needed): they return 0, having changed nothing, when the
  * general function must run. A nested section only counts; the outermost
@@ -140,11 +153,11 @@ RT_FAST int rt_rcu_read_enter_fast(struct rt_thread *t, enum rt_rcu_flavor f, ui
     uintptr_t addr = (uintptr_t)&rt_rcu_anchors[f][0];
     struct rt_lock *l = rt_lock_cached_id(t, addr, &id);
     unsigned slot = (unsigned)(pc >> 2) & (RT_SITE_CACHE - 1);
-    if (__builtin_expect(!l || t->site_cache[slot].pc != pc, 0))
+    if (__builtin_expect(!l || t->rcu.sites[slot].pc != pc, 0))
         return 0;
     int cpu = rt_current_cpu_rseq();
     t->rcu.flavor = (uint8_t)f;
-    t->rcu.enter_stack = t->site_cache[slot].stack;
+    t->rcu.enter_stack = t->rcu.sites[slot].stack;
     t->rcu.enter_cpu = (int16_t)cpu;
     t->rcu.nderef = 0;
     __atomic_store_n(&t->rcu.enter_clock, __atomic_load_n(&rt_rcu_epoch, __ATOMIC_ACQUIRE), __ATOMIC_RELAXED);
@@ -159,8 +172,9 @@ RT_FAST int rt_rcu_read_exit_fast(struct rt_thread *t, enum rt_rcu_flavor f)
         __atomic_store_n(&t->rcu.depth, depth - 1, __ATOMIC_RELAXED);
         return 1;
     }
+    /* Locks held: the section's pseudo-lock must be the top one. */
     if (__builtin_expect(depth == 0 || !__rseq_size, 0) ||
-        !rt_lock_release_fast(t, (uintptr_t)&rt_rcu_anchors[f][0]))
+        (t->nheld && !rt_lock_release_fast(t, (uintptr_t)&rt_rcu_anchors[f][0])))
         return 0;
     __atomic_store_n(&t->rcu.depth, 0, __ATOMIC_RELEASE);
     t->rcu.sections++;
@@ -174,12 +188,12 @@ RT_FAST int rt_rcu_dereference_fast(struct rt_thread *t, const void *value, uint
     if (!__atomic_load_n(&t->rcu.depth, __ATOMIC_RELAXED) || !value)
         return 1; /* outside a section, or NULL: nothing to remember */
     unsigned slot = (unsigned)(pc >> 2) & (RT_SITE_CACHE - 1);
-    if (__builtin_expect(t->site_cache[slot].pc != pc ||
+    if (__builtin_expect(t->rcu.sites[slot].pc != pc ||
                              !rt_rcu_referenced_known((uintptr_t)value, __atomic_load_n(&t->rcu.enter_clock, __ATOMIC_RELAXED)),
                          0))
         return 0;
     unsigned i = t->rcu.nderef++ % RT_RCU_DEREFS;
-    t->rcu.deref[i].stack = t->site_cache[slot].stack;
+    t->rcu.deref[i].stack = t->rcu.sites[slot].stack;
     __atomic_store_n(&t->rcu.deref[i].value, (uintptr_t)value, __ATOMIC_RELEASE);
     return 1;
 }

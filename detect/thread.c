@@ -1,8 +1,8 @@
+#include "rcu_private_read.h" /* before <rtdd/rcu.h> */
 #include "thread.h"
 #include "rcucheck.h"
 #include "rt_alloc.h"
 #include "rt_common.h"
-#include "rcu_private_read.h" /* before <rtdd/rcu.h> */
 #include <rtdd/rcu.h>
 #include <rtdd/rculist.h>
 

@@ -4,12 +4,13 @@
 #define RTDD_THREAD_H
 #include "locktab.h"
 #include "stackdepot.h"
+#include <rtdd/rcu.h>
 #include <rtdd/rculist.h>
 #include <stdint.h>
 
 #define RT_HELD_INLINE 32
 #define RT_LOCK_CACHE 64
-#define RT_SITE_CACHE 64
+#define RT_SITE_CACHE RTDD_RCU_REC_SITES
 
 enum rt_hold_mode { RT_HOLD_WRITE = 0, RT_HOLD_READ = 1 };
 
@@ -37,21 +38,11 @@ struct rt_held {
 /* Mask of count and mode in the state word. */
 #define RT_HELD_COUNT_MODE 0xffffffffffULL
 
-/* The thread's RCU read-side state (rcucheck.c). Other threads read it
- * without locks; enter_clock is written before depth, depth cleared first. */
-#define RT_RCU_DEREFS 16
-struct rt_rcu_reader {
-    _Atomic unsigned depth;
-    uint8_t flavor;
-    uint8_t in_callback;
-    int16_t enter_cpu;
-    _Atomic uint64_t enter_clock;
-    rt_stack_id enter_stack;
-    unsigned nderef;
-    struct { _Atomic uintptr_t value; rt_stack_id stack; } deref[RT_RCU_DEREFS];
-    uint64_t wait_clock;  /* when this thread's synchronize_rcu began */
-    unsigned long sections, migrated; /* ended sections, and those that changed CPU */
-};
+/* The thread's RCU read-side state (rcucheck.c): librtdd_rcu's record
+ * (include/rtdd/rcu.h), which its inline read side fills itself in record
+ * mode. Other threads read it without locks; enter_clock is written before
+ * depth, depth cleared first. */
+#define RT_RCU_DEREFS RTDD_RCU_REC_DEREFS
 
 struct rt_thread {
     int tid;
@@ -68,10 +59,12 @@ struct rt_thread {
     _Atomic uint64_t wait_seq;
     rt_stack_id wait_stack;
     uint8_t wait_mode;
-    struct rt_rcu_reader rcu;
+    /* RCU section state and the call-site cache (pc -> stack of its first
+     * call): librtdd_rcu's record, which its inline code reads and fills. */
+    struct rtdd_rcu_record rcu;
+    void *rcu_slot; /* the librtdd_rcu reader slot it is attached to (record mode) */
     struct rt_held held_inline[RT_HELD_INLINE];
     struct { struct rt_lock *lock; uint64_t id; } lock_cache[RT_LOCK_CACHE];
-    struct { uintptr_t pc; rt_stack_id stack; } site_cache[RT_SITE_CACHE];
     struct rcu_list_head link;      /* registry of live threads (RCU list) */
     struct rcu_head reclaim;        /* back to the pool after a grace period */
     struct rt_held_retired *retired; /* outgrown held arrays, freed with the record */

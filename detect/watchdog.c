@@ -1,6 +1,7 @@
 #include "watchdog.h"
 #include "engine.h"
 #include "lockdesc.h"
+#include "rcucheck.h"
 #include "report.h"
 #include "rt_alloc.h"
 #include "runtime.h"
@@ -88,14 +89,30 @@ static void take_snapshot(struct rt_thread *t, void *arg)
     s->rcu_wait_clock = t->rcu.wait_clock;
     const struct rt_held *held = __atomic_load_n(&t->held, __ATOMIC_ACQUIRE);
     unsigned n = __atomic_load_n(&t->nheld, __ATOMIC_ACQUIRE);
-    s->nheld = n;
-    for (unsigned i = 0; i < n && i < SNAP_HELD; i++) {
-        s->held[i].lock = held[i].lock;
-        s->held[i].id = held[i].id;
-        s->held[i].addr = held[i].addr;
-        s->held[i].stack = held[i].stack;
-        s->held[i].mode = held[i].mode;
+    /* A read section that record mode has not pushed holds its RCU lock
+     * all the same, from before any lock on the stack. */
+    struct rt_lock *section = rt_rcu_unmaterialized_lock(t);
+    unsigned k = 0;
+    if (section) {
+        s->held[0].lock = section;
+        s->held[0].id = __atomic_load_n(&section->id, __ATOMIC_RELAXED);
+        s->held[0].addr = __atomic_load_n(&section->addr, __ATOMIC_RELAXED);
+        s->held[0].stack = t->rcu.enter_stack;
+        s->held[0].mode = RT_HOLD_READ;
+        k = 1;
     }
+    unsigned i = 0;
+    for (; i < n && k < SNAP_HELD; i++) {
+        if (section && held[i].lock == section)
+            continue; /* pushed meanwhile */
+        s->held[k].lock = held[i].lock;
+        s->held[k].id = held[i].id;
+        s->held[k].addr = held[i].addr;
+        s->held[k].stack = held[i].stack;
+        s->held[k].mode = held[i].mode;
+        k++;
+    }
+    s->nheld = k + (n - i); /* beyond SNAP_HELD only counted */
 }
 
 static uint64_t blocked_since(struct snap *s, uint64_t now)

@@ -77,6 +77,7 @@ static void thread_exit(void *arg)
     }
     rt_on_thread_exit(t, lo, hi);
     rti_guard--;
+    rti_rcu_detach(t);
     rti_thread_dead = 1;
     rti_self = NULL;
     rti_guard++;

@@ -97,6 +97,10 @@ static inline int rti_resolved(void)
     return 1;
 }
 
+/* A thread's state goes: its librtdd_rcu reader slot lets go of its
+ * record (rcu_hooks.c). */
+RT_HIDDEN void rti_rcu_detach(struct rt_thread *t);
+
 /* Enters the runtime for bookkeeping: NULL means pass straight through. */
 static inline struct rt_thread *rti_enter(void)
 {

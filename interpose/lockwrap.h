@@ -15,13 +15,13 @@
 
 /* The same, with fix(record) applied to every record looked up and the
  * call site given (caller). A thread
- * holding no lock has nothing to check before the call (no order edge, no
+ * holding no lock (and in no RCU read section) has nothing to check before the call (no order edge, no
  * self-deadlock); when the caches know the lock and the call site, the
  * bookkeeping after the call calls nothing and needs no guard. */
 #define RTI_LOCK_BODY_AT(caller, obj, type, fix, flags, real_call, ok)          \
     uintptr_t pc = (caller);                                                    \
     struct rt_thread *t = rti_self; /* set only once the runtime is ready */    \
-    if (likely(t != NULL && t->nheld == 0 && !rti_guard)) {                     \
+    if (likely(t != NULL && (t->nheld | t->rcu.depth) == 0 && !rti_guard)) {    \
         int r = (real_call);                                                    \
         if (likely(ok(r))) {                                                    \
             struct rt_lock *l = fix(rt_lock_cached(t, (uintptr_t)(obj)));       \
@@ -79,7 +79,7 @@ RT_HIDDEN int rti_acquired_uncached(struct rt_thread *t, uintptr_t obj, enum rt_
 #define RTI_FAST_LOCK_BODY(obj, type, fast_trylock, general)                    \
     uintptr_t pc = RTI_CALLER();                                                \
     struct rt_thread *t = rti_self;                                             \
-    if (likely(t != NULL && (t->nheld | (unsigned)t->untracked | (unsigned)rti_guard) == 0 && (fast_trylock))) { \
+    if (likely(t != NULL && (t->nheld | t->rcu.depth | (unsigned)t->untracked | (unsigned)rti_guard) == 0 && (fast_trylock))) { \
         uint64_t id;                                                            \
         struct rt_lock *l = rt_lock_cached_id(t, (uintptr_t)(obj), &id);        \
         if (unlikely(!l || !rt_lock_first_acquired_fast(t, l, id, (uintptr_t)(obj), 0, pc, rt_current_cpu_rseq()))) \

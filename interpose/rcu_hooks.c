@@ -5,6 +5,8 @@
 #include "rcucheck.h"
 #include "unwind.h"
 #include <dlfcn.h>
+#include <stddef.h>
+#include <sys/rseq.h>
 #include <rtdd/rcu_debug.h>
 
 #define HOOK_ENTER()                        \
@@ -208,10 +210,73 @@ RESOLVER(read_lock_slow)
 RESOLVER(read_unlock_slow)
 RESOLVER(debug_dereference)
 
-/* Does the library want its own slow function, and are the hooks on? */
+/* Does the library want its own slow function, and are the hooks on?
+ * (Record mode's bit changes nothing here: a call-out is the general case.) */
 static inline unsigned int lib_read_slow_flags(void)
 {
-    return __atomic_load_n(lib_read_slow_word, __ATOMIC_RELAXED);
+    return __atomic_load_n(lib_read_slow_word, __ATOMIC_RELAXED) & ~RTDD_RCU_SLOW_RECORD;
+}
+
+/* ---- record mode (include/rtdd/rcu.h) -----------------------------------
+ * The program's inline read side records into the thread's t->rcu, which
+ * we attach to its librtdd_rcu reader slot, and calls out only for what it
+ * cannot record. A call-out from inline code that stopped at a site it
+ * could not use leaves that site in the slot's pending_pc: it is the
+ * site's key. */
+static int read_record;
+/* rtdd_rcu_self's offset from the thread pointer (static TLS: the same in
+ * every thread), and the slot of threads not registered. */
+static ptrdiff_t reader_self_offset;
+static const void *reader_unregistered;
+
+static inline struct rtdd_rcu_reader *reader_slot(void)
+{
+    struct rtdd_rcu_reader *slot = *(struct rtdd_rcu_reader **)((char *)__builtin_thread_pointer() + reader_self_offset);
+    return slot != reader_unregistered ? slot : NULL;
+}
+
+static inline uintptr_t call_site(struct rt_thread *t, uintptr_t ret)
+{
+    if (!read_record)
+        return ret;
+    if (t && t->rcu_slot)
+        t->rcu.callouts++;
+    struct rtdd_rcu_reader *slot = reader_slot();
+    if (slot && __builtin_expect(slot->pending_pc != NULL, 0)) {
+        ret = (uintptr_t)slot->pending_pc;
+        slot->pending_pc = NULL;
+    }
+    return ret;
+}
+
+__attribute__((noinline)) static void attach_record(struct rt_thread *t, struct rtdd_rcu_reader *slot)
+{
+    rt_rcu_record_link(t, (const volatile uint32_t *)((char *)__builtin_thread_pointer() + __rseq_offset +
+                                                      offsetof(struct rseq, cpu_id)));
+    t->rcu_slot = slot;
+    __atomic_store_n(&slot->record, &t->rcu, __ATOMIC_RELEASE);
+}
+
+/* On a call-out: the record goes with the thread's slot, once the thread
+ * has one (registered again, it has a new one). */
+static inline void ensure_attached(struct rt_thread *t)
+{
+    if (!read_record || !t)
+        return;
+    struct rtdd_rcu_reader *slot = reader_slot();
+    if (slot && __atomic_load_n(&slot->record, __ATOMIC_RELAXED) != &t->rcu)
+        attach_record(t, slot);
+}
+
+/* The thread's state goes away: its slot stops pointing at it (unless the
+ * slot has gone to another thread meanwhile). */
+RT_HIDDEN void rti_rcu_detach(struct rt_thread *t)
+{
+    struct rtdd_rcu_reader *slot = t->rcu_slot;
+    struct rtdd_rcu_record *mine = &t->rcu;
+    if (slot)
+        __atomic_compare_exchange_n(&slot->record, &mine, NULL, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+    t->rcu_slot = NULL;
 }
 
 /* The library's function, for what only it does (or all of it, before the
@@ -230,10 +295,13 @@ __attribute__((noinline)) static void lib_lock_side(unsigned int flags, uintptr_
 RTI_EXPORT void rtdd_rcu_read_lock_slow(void)
 {
     unsigned int flags = __atomic_load_n(&read_side_direct, __ATOMIC_ACQUIRE) ? lib_read_slow_flags() : 0;
+    uintptr_t pc = call_site(rti_self_unguarded(), RTI_CALLER());
     if (likely(flags == RTDD_RCU_SLOW_HOOKS))
-        record_read_enter(RTI_CALLER());
+        record_read_enter(pc);
     else
-        lib_lock_side(flags, RTI_CALLER());
+        lib_lock_side(flags, pc);
+    /* (The general path may have set the thread up only now.) */
+    ensure_attached(rti_self_unguarded());
 }
 
 __attribute__((noinline)) static void lib_unlock_side(unsigned int flags, unsigned int depth_before, uintptr_t caller)
@@ -248,16 +316,17 @@ __attribute__((noinline)) static void lib_unlock_side(unsigned int flags, unsign
 RTI_EXPORT void rtdd_rcu_read_unlock_slow(unsigned int depth_before)
 {
     unsigned int flags = __atomic_load_n(&read_side_direct, __ATOMIC_ACQUIRE) ? lib_read_slow_flags() : 0;
+    uintptr_t pc = call_site(rti_self_unguarded(), RTI_CALLER());
     if (likely(flags == RTDD_RCU_SLOW_HOOKS))
-        record_read_exit(RTI_CALLER());
+        record_read_exit(pc);
     else
-        lib_unlock_side(flags, depth_before, RTI_CALLER());
+        lib_unlock_side(flags, depth_before, pc);
 }
 
 RTI_EXPORT void rtdd_rcu_debug_dereference(const void *value, const void *slot)
 {
     if (likely(__atomic_load_n(&read_side_direct, __ATOMIC_ACQUIRE))) {
-        record_dereference(value, RTI_CALLER());
+        record_dereference(value, call_site(rti_self_unguarded(), RTI_CALLER()));
         return;
     }
     debug_dereference_fn lib = LIB(debug_dereference, RTI_CALLER());
@@ -315,4 +384,14 @@ RT_HIDDEN void rti_install_rcu_hooks(void)
         __atomic_store_n(&read_side_direct, 1, __ATOMIC_RELEASE);
     }
     set(&installed_ops);
+    /* Record mode needs the bound entry points (its call-outs land here),
+     * the CPU from rseq, and a library that has it. */
+    void (*set_record)(int) = (void (*)(int))dlsym(RTLD_DEFAULT, "rtdd_rcu_set_read_record");
+    char *self_here = dlsym(RTLD_DEFAULT, "rtdd_rcu_self");
+    reader_unregistered = dlsym(RTLD_DEFAULT, "rtdd_rcu_unregistered");
+    if (read_side_direct && __rseq_size && set_record && self_here && reader_unregistered) {
+        reader_self_offset = self_here - (char *)__builtin_thread_pointer();
+        read_record = 1;
+        set_record(1);
+    }
 }

@@ -11,8 +11,16 @@ const struct rtdd_rcu_debug_ops *rtdd_rcu_set_debug_hooks(const struct rtdd_rcu_
     if (ops)
         __atomic_fetch_or(&rtdd_rcu_read_slow, RTDD_RCU_SLOW_HOOKS, __ATOMIC_SEQ_CST);
     else
-        __atomic_fetch_and(&rtdd_rcu_read_slow, ~RTDD_RCU_SLOW_HOOKS, __ATOMIC_SEQ_CST);
+        __atomic_fetch_and(&rtdd_rcu_read_slow, ~(RTDD_RCU_SLOW_HOOKS | RTDD_RCU_SLOW_RECORD), __ATOMIC_SEQ_CST);
     return old;
+}
+
+void rtdd_rcu_set_read_record(int on)
+{
+    if (on && __atomic_load_n(&rtdd_rcu_debug_ops_active, __ATOMIC_ACQUIRE))
+        __atomic_fetch_or(&rtdd_rcu_read_slow, RTDD_RCU_SLOW_RECORD, __ATOMIC_SEQ_CST);
+    else
+        __atomic_fetch_and(&rtdd_rcu_read_slow, ~RTDD_RCU_SLOW_RECORD, __ATOMIC_SEQ_CST);
 }
 
 void rtdd_rcu_debug_dereference(const void *value, const void *slot)

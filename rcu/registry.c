@@ -86,6 +86,9 @@ static void release_slot(struct rtdd_rcu_reader *slot)
                                     "section; section ended by force\n");
     }
     __atomic_store_n(&slot->ctr, 0, __ATOMIC_RELEASE);
+    /* The runtime's record belongs to this thread, not to the slot's next owner. */
+    __atomic_store_n(&slot->record, NULL, __ATOMIC_RELAXED);
+    slot->pending_pc = NULL;
     rtdd_rcu_wake_gp_waiter();
     __atomic_store_n(&slot->in_use, 0, __ATOMIC_RELEASE);
     __atomic_fetch_sub(&live_slots, 1, __ATOMIC_RELAXED);
@@ -112,6 +115,8 @@ struct rtdd_rcu_reader *rtdd_rcu_register_lazy(void)
         rtdd_rcu_init_once();
         slot = claim_slot();
         slot->tid = (int32_t)syscall(SYS_gettid);
+        __atomic_store_n(&slot->record, NULL, __ATOMIC_RELAXED);
+        slot->pending_pc = NULL;
         __atomic_store_n(&slot->ctr, 0, __ATOMIC_RELAXED);
         __atomic_fetch_add(&live_slots, 1, __ATOMIC_RELAXED);
         rtdd_rcu_self = slot;
@@ -166,6 +171,8 @@ void rtdd_rcu_registry_after_fork_child(void)
                 continue;
             }
             slot->ctr = 0;
+            slot->record = NULL;
+            slot->pending_pc = NULL;
             slot->in_use = 0;
         }
     live_slots = live;

@@ -34,18 +34,65 @@ struct rcu_head {
 #define RTDD_RCU_NEST_MASK 0xffffffffULL
 #define RTDD_RCU_PHASE_BIT (1ULL << 32)
 
+/* Record mode. Under the rtdd runtime, with nothing else to do out of
+ * line, the inline read side records sections and dereferences itself into
+ * a per-thread record that the runtime owns and attaches to the reader slot,
+ * and calls out only for what it cannot record: a call site the runtime has
+ * not seen, a section begun with locks held, a reference it must note. The
+ * layout is shared with the runtime (detect/thread.h). */
+#define RTDD_RCU_REC_DEREFS 16    /* dereferences remembered per section */
+#define RTDD_RCU_REC_SITES 64     /* site cache entries, indexed by pc >> 2 */
+#define RTDD_RCU_REC_LINE_SHIFT 8 /* the runtime's reference clock per line */
+#define RTDD_RCU_REC_LINE_BITS 21
+struct rtdd_rcu_site {
+    uintptr_t pc;   /* call site */
+    uint32_t stack; /* the runtime's stack id of its first call */
+};
+struct rtdd_rcu_record {
+    /* The thread's read section, as the runtime's checks read it (other
+     * threads read it without locks: enter_clock before depth, depth
+     * cleared first). */
+    unsigned depth;
+    uint8_t flavor; /* 0: librtdd_rcu */
+    uint8_t in_callback;
+    int16_t enter_cpu;
+    uint64_t enter_clock;
+    uint32_t enter_stack;
+    unsigned nderef;
+    /* Set by the runtime when it attaches the record. */
+    const unsigned *nheld;           /* locks the thread holds */
+    const volatile uint32_t *cpu_id; /* the thread's rseq cpu_id */
+    const uint64_t *epoch;           /* the runtime's RCU clock */
+    const uint64_t *line_clock;      /* per line: referenced up to this clock */
+    unsigned long sections, migrated; /* ended sections, those that changed CPU */
+    unsigned long callouts; /* calls into the runtime while attached (statistics) */
+    uint64_t wait_clock;
+    struct {
+        uintptr_t value;
+        uint32_t stack;
+    } deref[RTDD_RCU_REC_DEREFS];
+    /* The runtime's call sites (its site cache). */
+    struct rtdd_rcu_site sites[RTDD_RCU_REC_SITES];
+};
+
 struct rtdd_rcu_reader {
     uint64_t ctr;    /* nesting | phase snapshot; read by grace periods */
     int32_t in_use;  /* slot claimed by a live thread */
     int32_t tid;     /* owner's kernel thread id (diagnostics) */
     uint64_t slow_calls; /* entries into the out-of-line read side (statistics) */
-    char pad[40];    /* one cache line per reader: no false sharing */
+    struct rtdd_rcu_record *record; /* record mode: the runtime's, for this thread */
+    /* Record mode: where the inline code that calls out stands, when that
+     * is the reason (else 0: the call's return address says it). */
+    const void *pending_pc;
+    char pad[24];    /* one cache line per reader: no false sharing */
 } __attribute__((aligned(64)));
 
 /* Bits of rtdd_rcu_read_slow: any set bit sends the read side out of line. */
 #define RTDD_RCU_SLOW_HOOKS 1u  /* debug hooks installed */
 #define RTDD_RCU_SLOW_FENCE 2u  /* no membarrier(2): readers must fence */
 #define RTDD_RCU_SLOW_WAITER 4u /* a grace period sleeps: wake it on exit */
+#define RTDD_RCU_SLOW_RECORD 8u /* with HOOKS alone: record mode */
+#define RTDD_RCU_RECORDING (RTDD_RCU_SLOW_HOOKS | RTDD_RCU_SLOW_RECORD)
 
 extern __thread struct rtdd_rcu_reader *rtdd_rcu_self
     __attribute__((tls_model("initial-exec")));
@@ -58,6 +105,98 @@ struct rtdd_rcu_reader *rtdd_rcu_register_lazy(void);
 void rtdd_rcu_read_lock_slow(void);
 void rtdd_rcu_read_unlock_slow(unsigned int depth_before);
 void rtdd_rcu_read_unbalanced(void);
+
+/* The address of the code at hand: record mode's call-site key. */
+#if defined(__x86_64__)
+#define RTDD_RCU_HERE(pc) __asm__ volatile("lea 0(%%rip), %0" : "=r"(pc))
+#elif defined(__aarch64__)
+#define RTDD_RCU_HERE(pc) __asm__ volatile("adr %0, ." : "=r"(pc))
+#endif
+
+/* Record mode's halves of the read side: 1 if recorded, 0 to call out
+ * (with the slot's pending_pc set when the site is the reason, or no
+ * record is attached yet: the runtime learns the site, and attaches one). */
+static inline __attribute__((always_inline)) int rtdd_rcu_record_lock(struct rtdd_rcu_reader *self)
+{
+#ifdef RTDD_RCU_HERE
+    uintptr_t pc; /* once: the key must not depend on the path taken */
+    RTDD_RCU_HERE(pc);
+    struct rtdd_rcu_record *r = self->record;
+    if (__builtin_expect(r != NULL && r->depth != 0, 0)) {
+        r->depth++;
+        return 1;
+    }
+    const struct rtdd_rcu_site *site;
+    if (__builtin_expect(r == NULL || (site = &r->sites[(pc >> 2) & (RTDD_RCU_REC_SITES - 1)])->pc != pc ||
+                             *r->nheld != 0,
+                         0)) {
+        self->pending_pc = (const void *)pc;
+        return 0;
+    }
+    r->flavor = 0;
+    r->enter_stack = site->stack;
+    r->enter_cpu = (int16_t)*r->cpu_id;
+    r->nderef = 0;
+    __atomic_store_n(&r->enter_clock, __atomic_load_n(r->epoch, __ATOMIC_ACQUIRE), __ATOMIC_RELAXED);
+    __atomic_store_n(&r->depth, 1, __ATOMIC_RELEASE);
+    return 1;
+#else
+    (void)self;
+    return 0;
+#endif
+}
+
+static inline __attribute__((always_inline)) int rtdd_rcu_record_unlock(struct rtdd_rcu_reader *self)
+{
+    struct rtdd_rcu_record *r = self->record;
+    if (__builtin_expect(r == NULL, 0))
+        return 0;
+    unsigned depth = r->depth;
+    if (depth > 1) {
+        r->depth = depth - 1;
+        return 1;
+    }
+    /* With locks held (the section's own pseudo-lock among them, once a
+     * lock taken inside pushed it) the runtime ends the section. */
+    if (__builtin_expect(depth == 0 || *r->nheld != 0, 0))
+        return 0;
+    __atomic_store_n(&r->depth, 0, __ATOMIC_RELEASE);
+    r->sections++;
+    if ((int16_t)*r->cpu_id != r->enter_cpu)
+        r->migrated++;
+    return 1;
+}
+
+static inline __attribute__((always_inline)) int rtdd_rcu_record_dereference(const void *value)
+{
+#ifdef RTDD_RCU_HERE
+    uintptr_t pc; /* once: the key must not depend on the path taken */
+    RTDD_RCU_HERE(pc);
+    /* A record is attached in record mode only. */
+    struct rtdd_rcu_reader *self = rtdd_rcu_self;
+    struct rtdd_rcu_record *r = self->record;
+    if (__builtin_expect(r == NULL, 0))
+        return 0;
+    if (!r->depth || !value)
+        return 1; /* outside a section, or NULL: nothing to remember */
+    const struct rtdd_rcu_site *site = &r->sites[(pc >> 2) & (RTDD_RCU_REC_SITES - 1)];
+    uintptr_t line = ((uintptr_t)value >> RTDD_RCU_REC_LINE_SHIFT) & ((1u << RTDD_RCU_REC_LINE_BITS) - 1);
+    /* The runtime notes a line's first reference after each clock step. */
+    if (__builtin_expect(site->pc != pc || __atomic_load_n(&r->line_clock[line], __ATOMIC_RELAXED) < r->enter_clock, 0)) {
+        self->pending_pc = (const void *)pc; /* a record: self is registered */
+        return 0;
+    }
+    unsigned n = r->nderef;
+    r->nderef = n + 1;
+    n &= RTDD_RCU_REC_DEREFS - 1;
+    r->deref[n].stack = site->stack;
+    __atomic_store_n(&r->deref[n].value, (uintptr_t)value, __ATOMIC_RELEASE);
+    return 1;
+#else
+    (void)value;
+    return 0;
+#endif
+}
 
 /* ---- read side -------------------------------------------------------- */
 
@@ -75,7 +214,8 @@ static inline __attribute__((always_inline)) void rcu_read_lock(void)
                         : __atomic_load_n(&rtdd_rcu_gp_ctr, __ATOMIC_RELAXED);
     __atomic_store_n(&self->ctr, next, __ATOMIC_RELAXED);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (__builtin_expect(__atomic_load_n(&rtdd_rcu_read_slow, __ATOMIC_RELAXED) != 0, 0))
+    unsigned int slow = __atomic_load_n(&rtdd_rcu_read_slow, __ATOMIC_RELAXED);
+    if (__builtin_expect(slow != 0, 0) && !(slow == RTDD_RCU_RECORDING && rtdd_rcu_record_lock(self)))
         rtdd_rcu_read_lock_slow();
 }
 
@@ -93,7 +233,8 @@ static inline __attribute__((always_inline)) void rcu_read_unlock(void)
     }
     __atomic_store_n(&self->ctr, ctr - 1, __ATOMIC_RELEASE);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (__builtin_expect(__atomic_load_n(&rtdd_rcu_read_slow, __ATOMIC_RELAXED) != 0, 0))
+    unsigned int slow = __atomic_load_n(&rtdd_rcu_read_slow, __ATOMIC_RELAXED);
+    if (__builtin_expect(slow != 0, 0) && !(slow == RTDD_RCU_RECORDING && rtdd_rcu_record_unlock(self)))
         rtdd_rcu_read_unlock_slow((unsigned int)(ctr & RTDD_RCU_NEST_MASK));
 }
 
@@ -116,10 +257,16 @@ void rtdd_rcu_debug_publish(const void *value, const void *slot);
         __typeof__(p) rtdd_v_ = __atomic_load_n(&(p), __ATOMIC_CONSUME);      \
         if (__builtin_expect(__atomic_load_n(&rtdd_rcu_debug_ops_active,      \
                                              __ATOMIC_RELAXED) != NULL, 0))   \
-            rtdd_rcu_debug_dereference((const void *)rtdd_v_,                 \
-                                       (const void *)&(p));                   \
+            rtdd_rcu_dereference_hooked((const void *)rtdd_v_,                \
+                                        (const void *)&(p));                  \
         rtdd_v_;                                                              \
     })
+
+static inline __attribute__((always_inline)) void rtdd_rcu_dereference_hooked(const void *value, const void *slot)
+{
+    if (!rtdd_rcu_record_dereference(value))
+        rtdd_rcu_debug_dereference(value, slot);
+}
 
 /* Publish v through the pointer lvalue p: stores that initialised *v are
  * visible to any reader that sees the new pointer. */

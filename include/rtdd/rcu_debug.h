@@ -63,6 +63,11 @@ struct rtdd_rcu_debug_ops {
 /* Install (ops != NULL) or remove (NULL) the hooks; returns the previous ops. */
 const struct rtdd_rcu_debug_ops *rtdd_rcu_set_debug_hooks(const struct rtdd_rcu_debug_ops *ops);
 
+/* Record mode (rcu.h), for a hook owner that binds the read side's
+ * out-of-line entry points itself and attaches records to reader slots:
+ * on (with hooks installed) or off. Removing the hooks turns it off. */
+void rtdd_rcu_set_read_record(int on);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,6 +4,7 @@
 #include "freegate.h"
 #include "rcucheck.h"
 #include "report.h"
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -191,6 +192,60 @@ START_TEST(exit_in_reader)
 }
 END_TEST
 
+/* Record mode: librtdd_rcu's inline read side fills t->rcu itself and the
+ * section is not on the held stack. A lock taken inside pushes it first
+ * (the rcu_read_lock -> M edge), the section's end pops it, and those who
+ * look for holders see the unpushed section as a read hold. */
+static void enter_in_place(struct rt_thread *t, rt_stack_id stack)
+{
+    t->rcu.flavor = RT_RCU_RTDD;
+    t->rcu.enter_stack = stack;
+    t->rcu.nderef = 0;
+    __atomic_store_n(&t->rcu.enter_clock, __atomic_load_n(&rt_rcu_epoch, __ATOMIC_ACQUIRE), __ATOMIC_RELAXED);
+    __atomic_store_n(&t->rcu.depth, 1, __ATOMIC_RELEASE);
+}
+
+START_TEST(section_recorded_in_place)
+{
+    static pthread_mutex_t m_obj;
+    uintptr_t m_addr = (uintptr_t)&m_obj;
+    rt_rcu_read_enter(reader, RT_RCU_RTDD, PC(0x10)); /* creates the pseudo-lock */
+    rt_rcu_read_exit(reader, RT_RCU_RTDD, PC(0x30));
+    ck_assert_ptr_null(rt_rcu_unmaterialized_lock(reader));
+    enter_in_place(reader, reader->held[0].stack);
+    struct rt_lock *section = rt_rcu_unmaterialized_lock(reader);
+    ck_assert(rt_rcu_is_pseudo(section));
+    ck_assert_uint_eq(reader->nheld, 0);
+    ck_assert_int_eq(rt_lock_readers(section, NULL, NULL), 1);
+    struct rt_lock *m = rt_lock_lookup(reader, m_addr, RT_LOCK_MUTEX, PC(0x40));
+    uint64_t chain = rt_on_lock_pre(reader, m, 0, PC(0x40));
+    rt_on_lock_acquired(reader, m, 0, chain, PC(0x40));
+    ck_assert_uint_eq(reader->nheld, 2);
+    ck_assert_ptr_eq(reader->held[0].lock, section);
+    ck_assert_ptr_eq(reader->held[1].lock, m);
+    ck_assert_ptr_null(rt_rcu_unmaterialized_lock(reader));
+    rt_on_lock_release(reader, m_addr, PC(0x48));
+    rt_rcu_read_exit(reader, RT_RCU_RTDD, PC(0x30));
+    ck_assert_uint_eq(reader->nheld, 0);
+    ck_assert_uint_eq(reader->rcu.depth, 0);
+    /* The other half of the cycle: M held -> synchronize_rcu(). */
+    struct rt_lock *um = rt_lock_lookup(updater, m_addr, RT_LOCK_MUTEX, PC(0x50));
+    chain = rt_on_lock_pre(updater, um, 0, PC(0x50));
+    rt_on_lock_acquired(updater, um, 0, chain, PC(0x50));
+    rt_rcu_wait_begin(updater, RT_RCU_RTDD, 0, PC(0x58));
+    ck_assert_uint_eq(rt_report_count(RT_KIND_LOCK_ORDER_INVERSION), 1);
+    ck_assert_ptr_nonnull(strstr(test_log_read(), "rcu_read_lock"));
+    rt_rcu_wait_end(updater, RT_RCU_RTDD, 0, PC(0x58));
+    rt_on_lock_release(updater, m_addr, PC(0x5c));
+    /* A thread ending inside such a section: that report alone. */
+    enter_in_place(reader, reader->rcu.enter_stack);
+    rt_on_thread_exit(reader, 0, 0);
+    ck_assert_uint_eq(rt_report_count(RT_KIND_RCU_EXIT_IN_READER), 1);
+    ck_assert_uint_eq(rt_report_count(RT_KIND_LOCK_HELD_AT_EXIT), 0);
+    ck_assert_uint_eq(rt_report_count(RT_KIND_BAD_UNLOCK), 0);
+}
+END_TEST
+
 Suite *rcucheck_suite(void)
 {
     Suite *s = suite_create("rcucheck");
@@ -207,6 +262,7 @@ Suite *rcucheck_suite(void)
     tcase_add_test(tc, unbalanced_unlock);
     tcase_add_test(tc, sync_in_reader);
     tcase_add_test(tc, exit_in_reader);
+    tcase_add_test(tc, section_recorded_in_place);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,5 +1,7 @@
 /* The updater unpublishes a route and frees it at once, while a reader
- * that obtained it with rcu_dereference() still uses it. */
+ * that obtained it with rcu_dereference() still uses it.
+ * A first pass at the call site teaches the runtime the site: with
+ * librtdd_rcu.so the second is recorded inline (record mode). */
 // expect: rcu-freed-while-referenced
 // log: still referenced by an RCU reader!
 // log: and obtained this object with rcu_dereference() at:
@@ -10,12 +12,14 @@
 struct route { int dest, gateway; };
 static struct route *current_route;
 static pthread_barrier_t in_section, freed;
-__attribute__((noinline)) static int route_lookup(void)
+__attribute__((noinline)) static int route_lookup(int wait)
 {
     rcu_read_lock();
     struct route *r = rcu_dereference(current_route);
-    pthread_barrier_wait(&in_section);
-    pthread_barrier_wait(&freed);
+    if (wait) {
+        pthread_barrier_wait(&in_section);
+        pthread_barrier_wait(&freed);
+    }
     int gw = r ? 1 : 0; /* r is dangling here: the bug's consequence */
     rcu_read_unlock();
     return gw;
@@ -23,7 +27,8 @@ __attribute__((noinline)) static int route_lookup(void)
 static void *reader(void *arg)
 {
     test_rcu_online();
-    route_lookup();
+    route_lookup(0);
+    route_lookup(1);
     test_rcu_offline();
     return arg;
 }

@@ -1,18 +1,22 @@
 /* "cfg_lock held -> synchronize_rcu()" on one side and "rcu_read_lock ->
  * cfg_lock" on the other: the grace period waits for the reader, the
- * reader waits for the lock. Reported before anything blocks. */
+ * reader waits for the lock. Reported before anything blocks.
+ * A first pass at the call site teaches the runtime the site: with
+ * librtdd_rcu.so the second is recorded inline (record mode). */
 // expect: lock-order-inversion
 // log: WARNING: possible circular locking dependency detected
 // log: rcu_read_lock
 #include "rcu_api.h"
 static pthread_mutex_t cfg_lock = PTHREAD_MUTEX_INITIALIZER;
 static int config;
-__attribute__((noinline)) static void lookup_and_refresh(void)
+__attribute__((noinline)) static void lookup_and_refresh(int refresh)
 {
     rcu_read_lock();
-    pthread_mutex_lock(&cfg_lock);
-    config++;
-    pthread_mutex_unlock(&cfg_lock);
+    if (refresh) {
+        pthread_mutex_lock(&cfg_lock);
+        config++;
+        pthread_mutex_unlock(&cfg_lock);
+    }
     rcu_read_unlock();
 }
 __attribute__((noinline)) static void replace_config(void)
@@ -24,7 +28,8 @@ __attribute__((noinline)) static void replace_config(void)
 int main(void)
 {
     test_rcu_online();
-    lookup_and_refresh();
+    lookup_and_refresh(0);
+    lookup_and_refresh(1);
     replace_config();
     test_rcu_offline();
     return 0;

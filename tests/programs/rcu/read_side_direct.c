@@ -1,8 +1,10 @@
 /* A reader loop with an updater, silent: nothing to report. Under rtdd a
- * program linked with librtdd_rcu.so has its read side recorded by the
- * runtime's own entry points, without passing through the library's slow
- * functions (which count their entries): that is checked here. Linked in
- * statically (RCU_STATIC) the hooks must see the sections instead. */
+ * program linked with librtdd_rcu.so has its read side recorded inline
+ * (record mode), into the record the runtime attached to the thread's
+ * reader slot, or by the runtime's own entry points; never through the
+ * library's slow functions (which count their entries). Both are checked
+ * here. Linked in statically (RCU_STATIC) the hooks must see the sections
+ * instead. */
 // expect: none
 // no-output: read side went through
 #include "rcu_api.h"
@@ -52,6 +54,15 @@ int main(void)
         st.read_slow_calls >= SECTIONS)
         printf("read side went through librtdd_rcu's slow functions %llu times\n",
                (unsigned long long)st.read_slow_calls);
+    /* Record mode: the sections were recorded, nearly all without a call. */
+    const struct rtdd_rcu_record *rec = rtdd_rcu_self->record;
+    if (__atomic_load_n(&rtdd_rcu_read_slow, __ATOMIC_RELAXED) & RTDD_RCU_SLOW_HOOKS) {
+        if (!rec)
+            printf("read side went through the runtime: no record attached\n");
+        else if (rec->sections < SECTIONS || rec->callouts > SECTIONS / 4)
+            printf("read side went through the runtime %lu times for %lu sections\n", rec->callouts,
+                   rec->sections);
+    }
 #endif
     rcu_barrier_all();
     test_rcu_offline();

@@ -1,5 +1,7 @@
 /* A reader that stays in its section longer than rcu_stall_timeout_ms
- * holds up synchronize_rcu(): an INFO report names it. */
+ * holds up synchronize_rcu(): an INFO report names it.
+ * A first pass at the call site teaches the runtime the site: with
+ * librtdd_rcu.so the second is recorded inline (record mode). */
 // expect: rcu-stall
 // options: rcu_stall_timeout_ms=150
 // exit: 0
@@ -8,17 +10,20 @@
 #include "rcu_api.h"
 #include <unistd.h>
 static pthread_barrier_t entered;
-__attribute__((noinline)) static void slow_reader(void)
+__attribute__((noinline)) static void slow_reader(int slow)
 {
     rcu_read_lock();
-    pthread_barrier_wait(&entered);
-    usleep(600000);
+    if (slow) {
+        pthread_barrier_wait(&entered);
+        usleep(600000);
+    }
     rcu_read_unlock();
 }
 static void *reader(void *arg)
 {
     test_rcu_online();
-    slow_reader();
+    slow_reader(0);
+    slow_reader(1);
     test_rcu_offline();
     return arg;
 }

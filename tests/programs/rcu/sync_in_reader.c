@@ -1,6 +1,8 @@
 /* synchronize_rcu() inside a read-side section: it waits for itself. The
  * report comes before the thread blocks; halt_on_error turns the hang
- * into an exit. */
+ * into an exit.
+ * A first pass at the call site teaches the runtime the site: with
+ * librtdd_rcu.so the second is recorded inline (record mode). */
 // expect: rcu-sync-in-reader
 // options: halt_on_error=1
 // log: BUG: Illegal synchronize_rcu() in RCU read-side critical section!
@@ -10,9 +12,12 @@ __attribute__((noinline)) static void refresh_config(void) { synchronize_rcu(); 
 int main(void)
 {
     test_rcu_online();
-    rcu_read_lock();
-    refresh_config();
-    rcu_read_unlock();
+    for (int pass = 0; pass < 2; pass++) {
+        rcu_read_lock();
+        if (pass)
+            refresh_config();
+        rcu_read_unlock();
+    }
     test_rcu_offline();
     return 0;
 }
