@@ -115,15 +115,19 @@ void rtdd_rcu_read_unbalanced(void);
 
 /* Record mode's halves of the read side: 1 if recorded, 0 to call out
  * (with the slot's pending_pc set when the site is the reason, or no
- * record is attached yet: the runtime learns the site, and attaches one). */
-static inline __attribute__((always_inline)) int rtdd_rcu_record_lock(struct rtdd_rcu_reader *self)
+ * record is attached yet: the runtime learns the site, and attaches one).
+ * The record's depth follows the slot's nesting (ctr: the word before this
+ * lock or unlock) once the runtime has seen the section begin, and every
+ * outermost lock starts afresh: the two cannot drift apart. */
+static inline __attribute__((always_inline)) int rtdd_rcu_record_lock(struct rtdd_rcu_reader *self, uint64_t ctr)
 {
 #ifdef RTDD_RCU_HERE
     uintptr_t pc; /* once: the key must not depend on the path taken */
     RTDD_RCU_HERE(pc);
     struct rtdd_rcu_record *r = self->record;
-    if (__builtin_expect(r != NULL && r->depth != 0, 0)) {
-        r->depth++;
+    if (__builtin_expect(r != NULL && (ctr & RTDD_RCU_NEST_MASK) != 0, 0)) {
+        if (r->depth) /* else the runtime did not see the section begin */
+            r->depth = (unsigned)(ctr & RTDD_RCU_NEST_MASK) + 1;
         return 1;
     }
     const struct rtdd_rcu_site *site;
@@ -142,23 +146,26 @@ static inline __attribute__((always_inline)) int rtdd_rcu_record_lock(struct rtd
     return 1;
 #else
     (void)self;
+    (void)ctr;
     return 0;
 #endif
 }
 
-static inline __attribute__((always_inline)) int rtdd_rcu_record_unlock(struct rtdd_rcu_reader *self)
+static inline __attribute__((always_inline)) int rtdd_rcu_record_unlock(struct rtdd_rcu_reader *self, uint64_t ctr)
 {
     struct rtdd_rcu_record *r = self->record;
     if (__builtin_expect(r == NULL, 0))
         return 0;
-    unsigned depth = r->depth;
+    unsigned depth = (unsigned)(ctr & RTDD_RCU_NEST_MASK);
     if (depth > 1) {
-        r->depth = depth - 1;
+        if (r->depth)
+            r->depth = depth - 1;
         return 1;
     }
     /* With locks held (the section's own pseudo-lock among them, once a
-     * lock taken inside pushed it) the runtime ends the section. */
-    if (__builtin_expect(depth == 0 || *r->nheld != 0, 0))
+     * lock taken inside pushed it) the runtime ends the section; also one
+     * it did not see begin. */
+    if (__builtin_expect(*r->nheld != 0 || r->depth == 0, 0))
         return 0;
     __atomic_store_n(&r->depth, 0, __ATOMIC_RELEASE);
     r->sections++;
@@ -215,7 +222,7 @@ static inline __attribute__((always_inline)) void rcu_read_lock(void)
     __atomic_store_n(&self->ctr, next, __ATOMIC_RELAXED);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     unsigned int slow = __atomic_load_n(&rtdd_rcu_read_slow, __ATOMIC_RELAXED);
-    if (__builtin_expect(slow != 0, 0) && !(slow == RTDD_RCU_RECORDING && rtdd_rcu_record_lock(self)))
+    if (__builtin_expect(slow != 0, 0) && !(slow == RTDD_RCU_RECORDING && rtdd_rcu_record_lock(self, ctr)))
         rtdd_rcu_read_lock_slow();
 }
 
@@ -234,7 +241,7 @@ static inline __attribute__((always_inline)) void rcu_read_unlock(void)
     __atomic_store_n(&self->ctr, ctr - 1, __ATOMIC_RELEASE);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     unsigned int slow = __atomic_load_n(&rtdd_rcu_read_slow, __ATOMIC_RELAXED);
-    if (__builtin_expect(slow != 0, 0) && !(slow == RTDD_RCU_RECORDING && rtdd_rcu_record_unlock(self)))
+    if (__builtin_expect(slow != 0, 0) && !(slow == RTDD_RCU_RECORDING && rtdd_rcu_record_unlock(self, ctr)))
         rtdd_rcu_read_unlock_slow((unsigned int)(ctr & RTDD_RCU_NEST_MASK));
 }
 
@@ -256,17 +263,12 @@ void rtdd_rcu_debug_publish(const void *value, const void *slot);
     __extension__({                                                           \
         __typeof__(p) rtdd_v_ = __atomic_load_n(&(p), __ATOMIC_CONSUME);      \
         if (__builtin_expect(__atomic_load_n(&rtdd_rcu_debug_ops_active,      \
-                                             __ATOMIC_RELAXED) != NULL, 0))   \
-            rtdd_rcu_dereference_hooked((const void *)rtdd_v_,                \
-                                        (const void *)&(p));                  \
+                                             __ATOMIC_RELAXED) != NULL, 0) && \
+            !rtdd_rcu_record_dereference((const void *)rtdd_v_))              \
+            rtdd_rcu_debug_dereference((const void *)rtdd_v_,                 \
+                                       (const void *)&(p));                   \
         rtdd_v_;                                                              \
     })
-
-static inline __attribute__((always_inline)) void rtdd_rcu_dereference_hooked(const void *value, const void *slot)
-{
-    if (!rtdd_rcu_record_dereference(value))
-        rtdd_rcu_debug_dereference(value, slot);
-}
 
 /* Publish v through the pointer lvalue p: stores that initialised *v are
  * visible to any reader that sees the new pointer. */
