@@ -3,6 +3,7 @@
  * in the child. Worth knowing (INFO): the child must not take them. */
 #include "engine.h"
 #include "lockdesc.h"
+#include "rcucheck.h"
 #include "report.h"
 
 #define MAX_STRANDED 16
@@ -18,7 +19,7 @@ static void collect(struct rt_thread *t, void *arg)
     if (t == s->self)
         return;
     for (unsigned i = 0; i < t->nheld; i++) {
-        if (!rt_held_live(&t->held[i]))
+        if (!rt_held_live(&t->held[i]) || rt_rcu_forgotten_at_fork(t->held[i].lock, t->held[i].addr))
             continue;
         s->total++;
         if (s->n < MAX_STRANDED) {

@@ -117,6 +117,12 @@ int rt_rcu_is_pseudo(const struct rt_lock *l)
     return l && l->rcu_pseudo;
 }
 
+int rt_rcu_forgotten_at_fork(const struct rt_lock *l, uintptr_t addr)
+{
+    return rt_rcu_is_pseudo(l) &&
+           (addr == (uintptr_t)&anchors[RT_RCU_RTDD][0] || addr == (uintptr_t)&anchors[RT_RCU_RTDD][1]);
+}
+
 static rt_stack_id here(void)
 {
     return rt_stack_capture((unsigned)rt_opt.stack_depth);

@@ -118,6 +118,10 @@ unsigned long rt_rcu_migrated_sections(void);
 /* The watchdog's check of grace periods blocked longer than
  * rcu_stall_timeout_ms (INFO rcu-stall). */
 int rt_rcu_is_pseudo(const struct rt_lock *l);
+/* librtdd_rcu forgets the readers and callbacks of vanished threads in a
+ * forked child (rcu/fork.c): its pseudo-locks (l at addr) are not left
+ * held there, unlike liburcu's. */
+int rt_rcu_forgotten_at_fork(const struct rt_lock *l, uintptr_t addr);
 /* In a forked child: the tables' locks may have been held by vanished threads. */
 void rt_rcucheck_after_fork(void);
 

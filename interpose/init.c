@@ -118,10 +118,30 @@ static void start_watchdog(void)
     pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
+/* From our prepare handler to our parent or child one, the forking thread
+ * passes straight through the wrappers (its guard is up). The atfork
+ * handlers registered before ours run inside that bracket: in the child
+ * before the runtime's state is whole again (librtdd_rcu's child handler
+ * initializes mutexes there), so they must not enter the runtime; in the
+ * parent their calls pair up unseen (a lock in prepare, its unlock in
+ * parent). */
+static void fork_prepare(void)
+{
+    rt_unwind_fork_prepare();
+    rti_guard++;
+}
+
+static void fork_parent(void)
+{
+    rti_guard--;
+    rt_unwind_fork_parent();
+}
+
 /* The child has one thread: what the others held of our internal locks is
  * free again, and the watchdog must be started anew if needed. */
 static void fork_child(void)
 {
+    rti_guard--;
     rt_unwind_fork_child();
     rt_alloc_after_fork();
     rt_modules_after_fork();
@@ -187,7 +207,7 @@ static void setup(void)
     pthread_key_create(&thread_key, thread_exit);
     rt_watchdog_start_hook = start_watchdog;
     rti_fastlock_init();
-    pthread_atfork(rt_unwind_fork_prepare, rt_unwind_fork_parent, fork_child);
+    pthread_atfork(fork_prepare, fork_parent, fork_child);
     atexit(at_exit);
     check_interposition();
 }
