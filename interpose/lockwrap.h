@@ -14,8 +14,8 @@
     RTI_LOCK_BODY_AT(RTI_CALLER(), obj, type, fix, flags, real_call, ok)
 
 /* The same, with fix(record) applied to every record looked up and the
- * call site given (caller). A thread
- * holding no lock (and in no RCU read section) has nothing to check before the call (no order edge, no
+ * call site given (caller). A thread holding no lock (and in no RCU read
+ * section) has nothing to check before the call (no order edge, no
  * self-deadlock); when the caches know the lock and the call site, the
  * bookkeeping after the call calls nothing and needs no guard. */
 #define RTI_LOCK_BODY_AT(caller, obj, type, fix, flags, real_call, ok)          \
