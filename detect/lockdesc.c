@@ -34,7 +34,7 @@ void rt_stack_site(rt_stack_id stack, char *out, size_t cap)
     }
     struct rt_symbol sym;
     if (rt_opt.symbolize && rt_symbolize(pcs[0], &sym) == 0) {
-        const struct rt_source_loc *loc = sym.ninline ? &sym.inl[0] : &sym.loc;
+        const struct rt_source_loc *loc = rt_symbol_site(&sym);
         const char *file = strrchr(loc->file, '/') ? strrchr(loc->file, '/') + 1 : loc->file;
         if (file[0])
             rt_buf_printf(&b, "%s:%d in %s", file, loc->line, loc->function);

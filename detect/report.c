@@ -306,7 +306,8 @@ static int suppressed(struct rt_report *r)
     return m.matched;
 }
 
-/* SUMMARY location and function: the first frame of the primary stack. */
+/* SUMMARY location and function: the first frame of the primary stack
+ * (its innermost location outside rtdd's headers). */
 struct summary { int done; char location[256]; char function[128]; };
 static void summary_frame(struct rt_report *r, unsigned item, const struct frame *f, void *arg)
 {
@@ -317,7 +318,7 @@ static void summary_frame(struct rt_report *r, unsigned item, const struct frame
         return;
     s->done = 1;
     rt_buf_init(&b, s->location, sizeof s->location);
-    const struct rt_source_loc *loc = f->have_sym && f->sym.ninline ? &f->sym.inl[0] : &f->sym.loc;
+    const struct rt_source_loc *loc = f->have_sym ? rt_symbol_site(&f->sym) : &f->sym.loc;
     if (f->have_sym && loc->file[0])
         rt_buf_printf(&b, "%s:%d", basename_of(loc->file), loc->line);
     else

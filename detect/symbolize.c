@@ -131,6 +131,23 @@ static int lookup(uintptr_t pc, struct rt_symbol *out)
     return 0;
 }
 
+/* .../rtdd/NAME.h: one of our public headers, wherever it is installed. */
+static int in_rtdd_header(const char *file)
+{
+    const char *base = strrchr(file, '/');
+    size_t n = strlen(file);
+    return base && base - file >= 4 && strncmp(base - 4, "rtdd", 4) == 0 &&
+           (base - file == 4 || base[-5] == '/') && n > 2 && strcmp(file + n - 2, ".h") == 0;
+}
+
+const struct rt_source_loc *rt_symbol_site(const struct rt_symbol *sym)
+{
+    for (int i = 0; i < sym->ninline; i++)
+        if (!in_rtdd_header(sym->inl[i].file))
+            return &sym->inl[i];
+    return &sym->loc;
+}
+
 int rt_symbolize(uintptr_t pc, struct rt_symbol *out)
 {
     memset(out, 0, sizeof *out);

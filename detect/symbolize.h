@@ -23,6 +23,10 @@ struct rt_symbol {
 /* Symbolizes a return address (looks up pc-1 so the call's line is found).
  * Returns 0 when at least the function is known, -1 otherwise. */
 int rt_symbolize(uintptr_t pc, struct rt_symbol *out);
+/* The location a one-line site (a SUMMARY, "taken at") names: the
+ * innermost one outside rtdd's public headers, whose inline functions
+ * (librtdd_rcu's read side) stand for the program's call. */
+const struct rt_source_loc *rt_symbol_site(const struct rt_symbol *sym);
 /* The data symbol (global or static variable) containing addr: its name
  * and addr's offset into it. 0 on success. */
 int rt_symbolize_data(uintptr_t addr, char *name, unsigned cap, uintptr_t *offset);

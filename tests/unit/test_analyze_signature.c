@@ -33,7 +33,8 @@ START_TEST(boilerplate_frames)
 {
     struct az_frame f = {0};
     const char *skipped[] = {"malloc", "free", "pthread_mutex_lock", "pthread_mutex_unlock", "__libc_start_main",
-                             "start_thread", "rtdd_free", "__GI___clone3", "pthread_rwlock_wrlock"};
+                             "start_thread", "rtdd_free", "__GI___clone3", "pthread_rwlock_wrlock",
+                             "rcu_read_lock", "rcu_read_unlock"};
     for (size_t i = 0; i < sizeof skipped / sizeof *skipped; i++) {
         f.function = skipped[i];
         ck_assert_msg(az_frame_is_boilerplate(&f, 0), "%s", skipped[i]);

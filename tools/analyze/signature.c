@@ -29,7 +29,8 @@ done:
 }
 
 /* Frames that are never the guilty one: the allocator and lock wrappers
- * the runtime interposes, thread start-up, libc internals. */
+ * the runtime interposes, thread start-up, libc internals, librtdd_rcu's
+ * inline read side (its caller is the one to look at). */
 static const char *const boilerplate_functions[] = {
     "malloc", "calloc", "realloc", "reallocarray", "free", "cfree", "posix_memalign", "aligned_alloc",
     "memalign", "valloc", "pvalloc", "_Znwm", "_Znam", "_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm",
@@ -37,7 +38,7 @@ static const char *const boilerplate_functions[] = {
     "pthread_cond_*", "pthread_create*", "pthread_join*", "pthread_exit", "start_thread", "clone", "clone3",
     "__clone", "__clone3", "_start", "__libc_*", "__GI_*", "__pthread_*", "___pthread_*", "rtdd_*", "__rtdd_*",
     "rt_report*", "__interceptor_*", "__sanitizer_*", "__asan_*", "__tsan_*", "dump_stack", "dump_stack_lvl",
-    "abort", "raise", "__assert_fail",
+    "abort", "raise", "__assert_fail", "rcu_read_lock", "rcu_read_unlock",
 };
 /* The kernel's own: lockdep, the allocators, locking primitives, the
  * -rt debugging code, and the workqueue/kthread frames every worker has

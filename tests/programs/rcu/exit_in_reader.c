@@ -4,6 +4,7 @@
 // expect: rcu-exit-in-reader
 // log: WARNING: thread exited inside an RCU read-side critical section
 // log: lookup_route
+// log: SUMMARY: rtdd: rcu-exit-in-reader exit_in_reader.c:
 #include "rcu_api.h"
 __attribute__((noinline)) static void lookup_route(int forget)
 {
