@@ -45,3 +45,14 @@ bench-real: bench-tools
 
 bench-report:
 	@bench/report.sh bench/results docs/performance.md docs/performance.svg
+
+# What record mode's inline recording costs by itself, with no runtime
+# behind it (docs/design.md, "Known limitations"); not part of `make bench`.
+RECORD_AB := $(BENCH_DIR)/record_ab
+$(RECORD_AB): bench/rcu/record_ab.c $(wildcard include/rtdd/*.h) $(BUILD)/lib/librtdd_rcu.so
+	@mkdir -p $(dir $@)
+	@echo "  CC $@"; $(BENCH_CC) -Iinclude -o $@ $< -L$(BUILD)/lib -lrtdd_rcu -Wl,-rpath,$(abspath $(BUILD)/lib)
+
+.PHONY: bench-rcu-record
+bench-rcu-record: $(RECORD_AB)
+	@for i in 1 2 3; do taskset -c 0 $(RECORD_AB) || exit 1; done
