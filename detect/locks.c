@@ -245,7 +245,7 @@ struct holder_search {
 static void find_holder(struct rt_thread *t, void *arg)
 {
     struct holder_search *s = arg;
-    if (s->mode == RT_HOLD_READ && rt_rcu_unmaterialized_lock(t) == s->lock) {
+    if (s->mode == RT_HOLD_READ && s->lock->rcu_pseudo == 1 && rt_rcu_unmaterialized_lock(t) == s->lock) {
         if (!s->count++) {
             s->tid = t->tid;
             s->stack = t->rcu.enter_stack;
