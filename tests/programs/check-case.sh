@@ -74,6 +74,7 @@ while IFS= read -r text; do
 done < <(directive no-output)
 
 if [ $fail -ne 0 ]; then
-    echo "--- log:"; head -80 "$log"; echo "--- stderr:"; head -20 "$work/stderr"
+    echo "--- log:"; head -80 "$log"; echo "--- stdout:"; head -20 "$work/stdout"
+    echo "--- stderr:"; head -20 "$work/stderr"
 fi
 exit $fail
