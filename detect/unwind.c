@@ -6,7 +6,7 @@
 
 /* Code whose leading frames are left out: the runtime, and RCU libraries
  * whose hooks call into it. */
-#define MAX_SKIP 4
+#define MAX_SKIP 16
 static struct { uintptr_t lo, hi; } skip[MAX_SKIP];
 static unsigned nskip;
 

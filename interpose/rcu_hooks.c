@@ -5,6 +5,7 @@
 #include "rcucheck.h"
 #include "unwind.h"
 #include <dlfcn.h>
+#include <link.h>
 #include <stddef.h>
 #include <sys/rseq.h>
 #include <rtdd/rcu_debug.h>
@@ -354,6 +355,25 @@ static const struct rtdd_rcu_debug_ops ops = {
  * record it (static: the library reads it until it is replaced). */
 static struct rtdd_rcu_debug_ops installed_ops;
 
+/* librtdd_rcu's exported functions that call a hook (rcu/). */
+static const char *const hook_callers[] = {
+    "synchronize_rcu",           "call_rcu",
+    "rcu_barrier",               "rtdd_rcu_read_lock_slow",
+    "rtdd_rcu_read_unlock_slow", "rtdd_rcu_read_unbalanced",
+    "rtdd_rcu_debug_dereference", "rtdd_rcu_debug_publish",
+};
+
+static void skip_linked_in_library(void)
+{
+    for (size_t i = 0; i < sizeof hook_callers / sizeof hook_callers[0]; i++) {
+        void *f = dlsym(RTLD_DEFAULT, hook_callers[i]);
+        Dl_info info;
+        const ElfW(Sym) *sym = NULL;
+        if (f && dladdr1(f, &info, (void **)&sym, RTLD_DL_SYMENT) && sym && sym->st_size)
+            rt_unwind_add_skip_range((uintptr_t)f, (uintptr_t)f + sym->st_size);
+    }
+}
+
 /* Called once the runtime is set up: a program linked with librtdd_rcu
  * exports its hook setter. */
 RT_HIDDEN void rti_install_rcu_hooks(void)
@@ -363,12 +383,16 @@ RT_HIDDEN void rti_install_rcu_hooks(void)
                                                                                      "rtdd_rcu_set_debug_hooks");
     if (!set)
         return;
-    /* Reports start at the program's call into the library, not inside it. */
+    /* Reports start at the program's call into the library, not inside it:
+     * the library's module is left out of their leading frames, or, where
+     * the library is linked into the program itself, its functions that
+     * call hooks (exported: the program was linked with -rdynamic). */
     struct rt_module m, prog;
-    /* ...unless the library is linked into the program itself. */
     if (rt_module_find((uintptr_t)set, &m) == 0 &&
         !(rt_module_find((uintptr_t)dlsym(RTLD_DEFAULT, "main"), &prog) == 0 && prog.base == m.base))
         rt_unwind_add_skip_range(m.lo, m.hi);
+    else
+        skip_linked_in_library();
     /* The program's read side reaches our entry points unless the program
      * itself defines them (librtdd_rcu linked in statically, exported):
      * then its calls stay inside it and only the hooks can see them. */

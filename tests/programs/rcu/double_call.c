@@ -3,7 +3,7 @@
 // expect: rcu-double-call
 // log: BUG: call_rcu() of an rcu_head that is already queued
 // log: the same rcu_head is still queued from a call_rcu() at:
-// exit: 66
+// log: SUMMARY: rtdd: rcu-double-call double_call.c:21 in main
 #include "rcu_api.h"
 #include <stdlib.h>
 struct node { int key; struct rcu_head rcu; };

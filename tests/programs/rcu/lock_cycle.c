@@ -1,11 +1,11 @@
-/* "cfg_lock held -> synchronize_rcu()" on one side and "rcu_read_lock ->
- * cfg_lock" on the other: the grace period waits for the reader, the
- * reader waits for the lock. Reported before anything blocks.
- * A first pass at the call site teaches the runtime the site: with
- * librtdd_rcu.so the second is recorded inline (record mode). */
+/* "cfg_lock held -> synchronize_rcu()" against "rcu_read_lock -> cfg_lock":
+ * the grace period waits for the reader, the reader for the lock. Reported
+ * before anything blocks. A first pass teaches the runtime the call site:
+ * with librtdd_rcu.so the second is recorded inline (record mode). */
 // expect: lock-order-inversion
 // log: WARNING: possible circular locking dependency detected
 // log: rcu_read_lock
+// log: SUMMARY: rtdd: lock-order-inversion lock_cycle.c:25 in replace_config
 #include "rcu_api.h"
 static pthread_mutex_t cfg_lock = PTHREAD_MUTEX_INITIALIZER;
 static int config;

@@ -1,12 +1,12 @@
-/* A reader that stays in its section longer than rcu_stall_timeout_ms
- * holds up synchronize_rcu(): an INFO report names it.
- * A first pass at the call site teaches the runtime the site: with
- * librtdd_rcu.so the second is recorded inline (record mode). */
+/* A reader that stays in its section longer than rcu_stall_timeout_ms holds
+ * up synchronize_rcu(): an INFO report names it. A first pass teaches the
+ * runtime the call site: with librtdd_rcu.so the second is recorded inline. */
 // expect: rcu-stall
 // options: rcu_stall_timeout_ms=150
 // exit: 0
 // log: INFO: rcu detected stall: grace period blocked
 // log: blocked by reader
+// log: SUMMARY: rtdd: rcu-stall stall.c:37 in main
 #include "rcu_api.h"
 #include <unistd.h>
 static pthread_barrier_t entered;

@@ -1,8 +1,8 @@
-/* rcu_read_unlock() with no matching rcu_read_lock(). */
 // expect: rcu-unbalanced
 // log: WARNING: bad rcu_read_unlock() nesting
+// log: SUMMARY: rtdd: rcu-unbalanced unbalanced.c:10 in main
 #include "rcu_api.h"
-int main(void)
+int main(void) /* rcu_read_unlock() with no matching rcu_read_lock() */
 {
     test_rcu_online();
     rcu_read_lock();
