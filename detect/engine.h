@@ -29,6 +29,18 @@ void rt_on_free(struct rt_thread *t, uintptr_t start, size_t len, uintptr_t pc);
 void rt_on_cond_wait_begin(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, uintptr_t pc);
 void rt_on_cond_wait_end(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, uintptr_t pc);
 
+/* The thread may block on lock from here until it is acquired (or the
+ * attempt fails): the deadlock watchdog follows the wait. rt_on_lock_pre
+ * does this itself; a thread that holds nothing calls it only when a
+ * pthread_join could be waiting for it (a contended first lock). */
+void rt_on_lock_wait(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uintptr_t pc);
+
+/* pthread_join: a wait for the thread whose pthread_t is handle to end,
+ * which the deadlock watchdog follows like a wait for a lock that thread
+ * holds (detect/join.c). */
+void rt_on_join_begin(struct rt_thread *t, uintptr_t handle, uintptr_t pc);
+void rt_on_join_end(struct rt_thread *t);
+
 /* A thread ends: reports locks it still holds (lock-held-at-exit) and
  * checks its stack [stack_lo, stack_hi) like freed memory. */
 void rt_on_thread_exit(struct rt_thread *t, uintptr_t stack_lo, uintptr_t stack_hi);

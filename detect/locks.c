@@ -152,13 +152,18 @@ uint64_t rt_on_lock_pre_nested(struct rt_thread *t, struct rt_lock *lock, unsign
         rt_report_recursive_locking(t, lock, again, flags, pc);
     else if (rt_opt.detect_deadlocks && !lock->no_order && !rt_lockorder_chain_known(chain))
         rt_lockorder_check(t, lock, flags, chain, pc);
+    rt_on_lock_wait(t, lock, flags, pc);
+    return chain;
+}
+
+void rt_on_lock_wait(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uintptr_t pc)
+{
     /* Blocked from here until acquired: the watchdog may look. */
     t->wait_stack = rt_site_stack(t, pc);
     t->wait_mode = (flags & RT_ACQ_READ) ? RT_HOLD_READ : RT_HOLD_WRITE;
     __atomic_fetch_add(&t->wait_seq, 1, __ATOMIC_RELAXED);
     __atomic_store_n(&t->waiting_for, lock, __ATOMIC_RELEASE);
     rt_watchdog_ensure();
-    return chain;
 }
 
 static void push_held(struct rt_thread *t, struct rt_lock *lock, uint64_t id, unsigned flags, uint64_t chain,

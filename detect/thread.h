@@ -59,6 +59,9 @@ struct rt_thread {
     _Atomic uint64_t wait_seq;
     rt_stack_id wait_stack;
     uint8_t wait_mode;
+    /* Set while blocked in pthread_join: the pthread_t of the thread joined. */
+    _Atomic uintptr_t joining;
+    uintptr_t handle; /* the thread's pthread_t, which pthread_join names it by */
     /* RCU section state and the call-site cache (pc -> stack of its first
      * call): librtdd_rcu's record, which its inline code reads and fills. */
     struct rtdd_rcu_record rcu;

@@ -52,6 +52,8 @@ struct snap {
     struct rt_thread *t;
     int tid;
     struct rt_lock *waiting_for;
+    uintptr_t joining; /* else, the pthread_t it waits for in pthread_join */
+    uintptr_t handle;  /* its own pthread_t */
     uint64_t waiting_id, seq;
     rt_stack_id wait_stack;
     uint8_t wait_mode;
@@ -74,6 +76,7 @@ static void take_snapshot(struct rt_thread *t, void *arg)
     struct snap *s = &snaps[nsnaps++];
     s->t = t;
     s->tid = t->tid;
+    s->handle = t->handle;
     /* A real lock wait, else a wait for RCU readers. */
     s->waiting_for = __atomic_load_n(&t->waiting_for, __ATOMIC_ACQUIRE);
     s->seq = __atomic_load_n(&t->wait_seq, __ATOMIC_RELAXED);
@@ -84,6 +87,7 @@ static void take_snapshot(struct rt_thread *t, void *arg)
         s->wait_stack = t->rcu_wait_stack;
         s->wait_mode = RT_HOLD_WRITE;
     }
+    s->joining = s->waiting_for ? 0 : __atomic_load_n(&t->joining, __ATOMIC_ACQUIRE);
     s->waiting_id = s->waiting_for ? __atomic_load_n(&s->waiting_for->id, __ATOMIC_RELAXED) : 0;
     s->rcu_enter_clock = __atomic_load_n(&t->rcu.enter_clock, __ATOMIC_RELAXED);
     s->rcu_wait_clock = t->rcu.wait_clock;
@@ -126,9 +130,21 @@ static uint64_t blocked_since(struct snap *s, uint64_t now)
     return track[slot].since_ms;
 }
 
-/* A thread that holds the lock s waits for (in a conflicting mode), or -1. */
+static int waits(const struct snap *s)
+{
+    return s->waiting_for || s->joining;
+}
+
+/* A thread that holds the lock s waits for (in a conflicting mode), or
+ * that s joins; or -1. */
 static int holder_of(const struct snap *s)
 {
+    if (s->joining) {
+        for (unsigned i = 0; i < nsnaps; i++)
+            if (&snaps[i] != s && snaps[i].handle == s->joining)
+                return (int)i;
+        return -1;
+    }
     for (unsigned i = 0; i < nsnaps; i++) {
         const struct snap *o = &snaps[i];
         if (o == s)
@@ -166,11 +182,21 @@ static int report_deadlock(const unsigned *cycle, unsigned n, const uint64_t *si
     rt_buf_init(&cyc, line, sizeof line);
     rt_report_headline(r, "BUG: deadlock detected, %u threads blocked in a cycle", n);
     uint64_t key = 0;
+    int joins = 0;
     for (unsigned i = 0; i < n; i++) {
         const struct snap *s = &snaps[cycle[i]], *h = &snaps[cycle[(i + 1) % n]];
         char comm[32], hcomm[32], desc[512], name[160];
         rt_thread_comm(s->tid, comm, sizeof comm);
         rt_thread_comm(h->tid, hcomm, sizeof hcomm);
+        if (s->joining) {
+            rt_report_stack(r, s->wait_stack, "%s/%d blocked %lu ms in pthread_join() waiting for %s/%d to end, at:",
+                            comm, s->tid, (unsigned long)(now - since[i]), hcomm, h->tid);
+            /* Named without its tid: the cycle line is part of the signature. */
+            rt_buf_printf(&cyc, "%sthread %s", i ? " -> " : "cycle: ", hcomm);
+            key += rt_hash64(0x6a6f696e); /* tids differ from run to run */
+            joins++;
+            continue;
+        }
         rt_lock_describe(live_lock(s->waiting_for, s->waiting_id), s->waiting_for->addr, desc, sizeof desc);
         rt_report_stack(r, s->wait_stack, "%s/%d blocked %lu ms waiting %sfor %s, held by %s/%d, at:", comm, s->tid,
                         (unsigned long)(now - since[i]), s->wait_mode == RT_HOLD_READ ? "to read " : "", desc, hcomm,
@@ -179,22 +205,37 @@ static int report_deadlock(const unsigned *cycle, unsigned n, const uint64_t *si
         rt_buf_printf(&cyc, "%s%s", i ? " -> " : "cycle: ", name);
         key += rt_hash64(s->waiting_id);
     }
+    unsigned last_lock = 0; /* the last wait for a lock, whose line ends the list */
+    for (unsigned i = 0; i < n; i++)
+        if (!snaps[cycle[i]].joining)
+            last_lock = i;
     for (unsigned i = 0; i < n; i++) {
         const struct snap *s = &snaps[cycle[i]], *h = &snaps[cycle[(i + 1) % n]];
         char hcomm[32], name[160], site[256];
         rt_thread_comm(h->tid, hcomm, sizeof hcomm);
+        if (s->joining)
+            continue;
         rt_lock_name(live_lock(s->waiting_for, s->waiting_id), s->waiting_for->addr, name, sizeof name);
         rt_report_text(r, "%s was taken by %s/%d at %s%s", name, hcomm, h->tid,
-                       held_site(h, s->waiting_for, s->waiting_id, site, sizeof site), i + 1 < n ? ";" : ".");
+                       held_site(h, s->waiting_for, s->waiting_id, site, sizeof site), i < last_lock ? ";" : ".");
     }
     {
         char name[160];
         const struct snap *s = &snaps[cycle[0]];
-        rt_lock_name(live_lock(s->waiting_for, s->waiting_id), s->waiting_for->addr, name, sizeof name);
-        rt_buf_printf(&cyc, " -> %s", name);
+        if (s->joining) {
+            const struct snap *h = &snaps[cycle[n > 1 ? 1 : 0]];
+            char hcomm[32];
+            rt_thread_comm(h->tid, hcomm, sizeof hcomm);
+            rt_buf_printf(&cyc, " -> thread %s", hcomm);
+        } else {
+            rt_lock_name(live_lock(s->waiting_for, s->waiting_id), s->waiting_for->addr, name, sizeof name);
+            rt_buf_printf(&cyc, " -> %s", name);
+        }
     }
     rt_report_text(r, "%s", line);
-    rt_report_text(r, "None of these threads can go on: each waits for a lock that the next one holds.");
+    rt_report_text(r, joins ? "None of these threads can go on: each waits for a lock that the next one holds, or "
+                              "for the next one to end."
+                            : "None of these threads can go on: each waits for a lock that the next one holds.");
     rt_report_key(r, key);
     return rt_report_finish(r);
 }
@@ -243,13 +284,13 @@ int rt_watchdog_scan(uint64_t now_ms)
     uint64_t timeout = (uint64_t)rt_opt.deadlock_timeout_ms;
     static uint64_t since[TRACK_SLOTS];
     for (unsigned i = 0; i < nsnaps; i++)
-        since[i % TRACK_SLOTS] = snaps[i].waiting_for ? blocked_since(&snaps[i], now_ms) : now_ms;
+        since[i % TRACK_SLOTS] = waits(&snaps[i]) ? blocked_since(&snaps[i], now_ms) : now_ms;
     for (unsigned i = 0; i < nsnaps; i++)
         if (snaps[i].waiting_for && snaps[i].waiting_for->rcu_pseudo &&
             now_ms - since[i] >= (uint64_t)rt_opt.rcu_stall_timeout_ms)
             reports += report_stall(i, now_ms - since[i]);
     for (unsigned i = 0; i < nsnaps; i++) {
-        if (!snaps[i].waiting_for || now_ms - since[i] < timeout)
+        if (!waits(&snaps[i]) || now_ms - since[i] < timeout)
             continue;
         /* Follow waits: i -> holder -> holder's wait -> ...; a return to a
          * thread already on the path is a cycle. */
@@ -257,7 +298,7 @@ int rt_watchdog_scan(uint64_t now_ms)
         int cycle_at = -1;
         while (n < 64) {
             path[n++] = cur;
-            if (!snaps[cur].waiting_for)
+            if (!waits(&snaps[cur]))
                 break;
             int next = holder_of(&snaps[cur]);
             if (next < 0)

@@ -128,6 +128,10 @@ RT_HIDDEN void rti_resolve(void)
         RESOLVE(munmap, "munmap");
         RESOLVE(pthread_create, "pthread_create");
         RESOLVE(thrd_create, "thrd_create");
+        RESOLVE(pthread_join, "pthread_join");
+        RESOLVE(pthread_timedjoin_np, "pthread_timedjoin_np");
+        RESOLVE(pthread_clockjoin_np, "pthread_clockjoin_np");
+        RESOLVE(thrd_join, "thrd_join");
         resolving_here = 0;
         __atomic_store_n(&rti_state, RTI_RESOLVED, __ATOMIC_RELEASE);
         return;

@@ -237,6 +237,7 @@ struct rt_thread *rti_thread_attach(void)
     struct rt_thread *t = rt_thread_new((int)syscall(SYS_gettid));
     if (!t)
         return NULL;
+    t->handle = (uintptr_t)pthread_self();
     rti_self = t;
     pthread_setspecific(thread_key, t);
     return t;

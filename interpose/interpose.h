@@ -71,6 +71,10 @@ struct rti_real {
     int (*munmap)(void *, size_t);
     int (*pthread_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
     int (*thrd_create)(thrd_t *, thrd_start_t, void *);
+    int (*pthread_join)(pthread_t, void **);
+    int (*pthread_timedjoin_np)(pthread_t, void **, const struct timespec *);
+    int (*pthread_clockjoin_np)(pthread_t, void **, clockid_t, const struct timespec *);
+    int (*thrd_join)(thrd_t, int *);
 };
 extern RT_HIDDEN struct rti_real rti_real;
 

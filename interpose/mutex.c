@@ -33,10 +33,38 @@ RTI_EXPORT int pthread_mutex_destroy(pthread_mutex_t *m)
     return rti_real.mutex_destroy(m);
 }
 
-/* Every kind, nested, contended. */
+/* Every kind, nested, contended; tried >= 0: the result of a trylock made
+ * already, in place of the lock call. */
+static __attribute__((noinline)) int mutex_lock_any(pthread_mutex_t *m, uintptr_t caller, int tried)
+{
+    RTI_LOCK_BODY_AT(caller, m, mutex_type(m), RTI_AS_IS, 0, tried >= 0 ? tried : rti_real.mutex_lock(m),
+                     RTI_PTHREAD_OK);
+}
+
+/* Nothing to check before a first lock, but a thread blocked on one may be
+ * what a pthread_join waits for (detect/join.c): when a trylock finds the
+ * mutex taken, the wait is shown to the watchdog. Only contended first
+ * locks (and kinds without a fast path) come this way. */
 static __attribute__((noinline)) int mutex_lock_general(pthread_mutex_t *m, uintptr_t caller)
 {
-    RTI_LOCK_BODY_AT(caller, m, mutex_type(m), RTI_AS_IS, 0, rti_real.mutex_lock(m), RTI_PTHREAD_OK);
+    struct rt_thread *t = rti_self;
+    if (!t && !rti_guard && (t = rti_enter())) /* a thread's first call sets it up */
+        rti_leave();
+    if (!t || (t->nheld | t->rcu.depth | (unsigned)t->untracked | (unsigned)rti_guard) != 0)
+        return mutex_lock_any(m, caller, -1);
+    int r = rti_real.mutex_trylock(m);
+    if (r != EBUSY)
+        return mutex_lock_any(m, caller, r);
+    if ((t = rti_enter())) {
+        struct rt_lock *l = rt_lock_lookup(t, (uintptr_t)m, mutex_type(m), caller);
+        if (l)
+            rt_on_lock_wait(t, l, 0, caller);
+        rti_leave();
+    }
+    r = mutex_lock_any(m, caller, -1);
+    if (!RTI_PTHREAD_OK(r) && (t = rti_self))
+        rt_on_lock_failed(t);
+    return r;
 }
 
 RTI_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)

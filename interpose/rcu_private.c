@@ -16,6 +16,7 @@ RT_HIDDEN int rti_rcu_mutex_unlock(pthread_mutex_t *m);
 RT_HIDDEN int rti_rcu_cond_init(pthread_cond_t *c, const pthread_condattr_t *attr);
 RT_HIDDEN int rti_rcu_cond_wait(pthread_cond_t *c, pthread_mutex_t *m);
 RT_HIDDEN int rti_rcu_thread_create(pthread_t *tid, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
+RT_HIDDEN int rti_rcu_timedjoin(pthread_t tid, void **ret, const struct timespec *abstime);
 
 int rti_rcu_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr)
 {
@@ -76,4 +77,11 @@ int rti_rcu_thread_create(pthread_t *tid, const pthread_attr_t *attr, void *(*fn
     int rc = rti_real.pthread_create(tid, attr, rcu_thread_main, s);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     return rc;
+}
+
+int rti_rcu_timedjoin(pthread_t tid, void **ret, const struct timespec *abstime)
+{
+    if (!rti_real.pthread_timedjoin_np)
+        return ENOSYS;
+    return rti_real.pthread_timedjoin_np(tid, ret, abstime);
 }

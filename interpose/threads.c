@@ -1,4 +1,4 @@
-/* Thread creation: the one place where the runtime may start its watchdog
+/* Thread creation and joining. Creation is the one place where the runtime may start its watchdog
  * thread safely. Starting it lazily where a thread begins to wait could
  * happen inside a signal handler that interrupted malloc, and creating a
  * thread allocates (seen: a handler's pthread_mutex_lock deadlocked on the
@@ -35,4 +35,48 @@ RTI_EXPORT int thrd_create(thrd_t *thr, thrd_start_t fn, void *arg)
     if (!rti_real.thrd_create)
         return thrd_error;
     return rti_real.thrd_create(thr, fn, arg);
+}
+
+/* Joining: a wait for a thread to end, in the deadlock watchdog's graph
+ * (detect/join.c). A cancelled join is no longer a wait. */
+static void join_cancelled(void *arg)
+{
+    rti_guard++;
+    rt_on_join_end(arg);
+    rti_guard--;
+}
+
+#define JOIN_BODY(thread, real_call)                                  \
+    uintptr_t pc = RTI_CALLER();                                      \
+    struct rt_thread *t = rti_enter();                                \
+    if (unlikely(!t))                                                 \
+        return rti_resolved() ? (real_call) : ESRCH;                  \
+    rt_on_join_begin(t, (uintptr_t)(thread), pc);                     \
+    rti_leave();                                                      \
+    int r;                                                            \
+    pthread_cleanup_push(join_cancelled, t);                          \
+    r = (real_call);                                                  \
+    pthread_cleanup_pop(0);                                           \
+    join_cancelled(t);                                                \
+    return r
+
+RTI_EXPORT int pthread_join(pthread_t thread, void **retval)
+{
+    JOIN_BODY(thread, rti_real.pthread_join(thread, retval));
+}
+
+RTI_EXPORT int pthread_timedjoin_np(pthread_t thread, void **retval, const struct timespec *abstime)
+{
+    JOIN_BODY(thread, rti_real.pthread_timedjoin_np(thread, retval, abstime));
+}
+
+RTI_EXPORT int pthread_clockjoin_np(pthread_t thread, void **retval, clockid_t clock, const struct timespec *abstime)
+{
+    JOIN_BODY(thread, rti_real.pthread_clockjoin_np(thread, retval, clock, abstime));
+}
+
+/* glibc's thrd_join joins without going through pthread_join. */
+RTI_EXPORT int thrd_join(thrd_t thread, int *res)
+{
+    JOIN_BODY(thread, rti_real.thrd_join(thread, res));
 }

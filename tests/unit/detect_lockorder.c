@@ -238,6 +238,52 @@ START_TEST(watchdog_ignores_plain_waits)
 }
 END_TEST
 
+/* t1 holds A and joins t2, t2 joins t3, t3 waits for A: a cycle through
+ * two joins; t3 holds nothing and waits through rt_on_lock_wait. */
+START_TEST(watchdog_follows_joins)
+{
+    struct rt_thread *t1 = rt_thread_new(getpid()), *t2 = rt_thread_new(getppid()), *t3 = rt_thread_new(1);
+    t1->handle = 0x1000;
+    t2->handle = 0x2000;
+    t3->handle = 0x3000;
+    lock_as(t1, A, RT_LOCK_MUTEX, 0);
+    rt_on_join_begin(t1, 0x2000, PC(8));
+    rt_on_join_begin(t2, 0x3000, PC(9));
+    ck_assert_int_eq(rt_watchdog_scan(1000), 0);
+    ck_assert_int_eq(rt_watchdog_scan(9000), 0); /* t3 runs: no cycle */
+    rt_on_lock_wait(t3, rt_lock_lookup(t3, (uintptr_t)A, RT_LOCK_MUTEX, PC(10)), 0, PC(10));
+    ck_assert_int_eq(rt_watchdog_scan(10000), 0);
+    ck_assert_int_eq(rt_watchdog_scan(12100), 1);
+    ck_assert_uint_eq(rt_report_count(RT_KIND_DEADLOCK), 1);
+    const char *log = test_log_read();
+    ck_assert_ptr_nonnull(strstr(log, "BUG: deadlock detected, 3 threads blocked in a cycle"));
+    ck_assert_ptr_nonnull(strstr(log, "in pthread_join() waiting for"));
+    ck_assert_ptr_nonnull(strstr(log, "or for the next one to end"));
+    rt_on_lock_failed(t3);
+    rt_on_join_end(t2);
+    rt_on_join_end(t1);
+    ck_assert_uint_eq(t1->joining, 0);
+    rt_on_lock_release(t1, (uintptr_t)A, PC(2));
+}
+END_TEST
+
+/* A join of a thread that is not known, or of itself, is no wait. */
+START_TEST(join_of_unknown_thread_is_no_wait)
+{
+    struct rt_thread *t1 = rt_thread_new(getpid());
+    t1->handle = 0x1000;
+    lock_as(t1, A, RT_LOCK_MUTEX, 0);
+    rt_on_join_begin(t1, 0x1000, PC(8));
+    ck_assert_uint_eq(t1->joining, 0);
+    rt_on_join_begin(t1, 0x9000, PC(8)); /* a thread the runtime never saw */
+    ck_assert_int_eq(rt_watchdog_scan(1000), 0);
+    ck_assert_int_eq(rt_watchdog_scan(9000), 0);
+    ck_assert_uint_eq(rt_report_count(RT_KIND_DEADLOCK), 0);
+    rt_on_join_end(t1);
+    rt_on_lock_release(t1, (uintptr_t)A, PC(2));
+}
+END_TEST
+
 START_TEST(hundred_thousand_lock_graph)
 {
     enum { N = 100000 };
@@ -282,6 +328,8 @@ Suite *lockorder_suite(void)
     tcase_add_test(tc, cross_cpu_unlock);
     tcase_add_test(tc, watchdog_reports_real_deadlock);
     tcase_add_test(tc, watchdog_ignores_plain_waits);
+    tcase_add_test(tc, watchdog_follows_joins);
+    tcase_add_test(tc, join_of_unknown_thread_is_no_wait);
     tcase_add_test(tc, hundred_thousand_lock_graph);
     suite_add_tcase(s, tc);
     return s;
