@@ -50,8 +50,9 @@ static __attribute__((noinline)) int mutex_lock_general(pthread_mutex_t *m, uint
     struct rt_thread *t = rti_self;
     if (!t && !rti_guard && (t = rti_enter())) /* a thread's first call sets it up */
         rti_leave();
-    if (!t || (t->nheld | t->rcu.depth | (unsigned)t->untracked | (unsigned)rti_guard) != 0)
-        return mutex_lock_any(m, caller, -1);
+    if (!t || (t->nheld | t->rcu.depth | (unsigned)t->untracked | (unsigned)rti_guard) != 0) {
+        RTI_LOCK_BODY_AT(caller, m, mutex_type(m), RTI_AS_IS, 0, rti_real.mutex_lock(m), RTI_PTHREAD_OK);
+    }
     int r = rti_real.mutex_trylock(m);
     if (r != EBUSY)
         return mutex_lock_any(m, caller, r);
