@@ -189,7 +189,7 @@ static int report_deadlock(const unsigned *cycle, unsigned n, const uint64_t *si
         rt_thread_comm(s->tid, comm, sizeof comm);
         rt_thread_comm(h->tid, hcomm, sizeof hcomm);
         if (s->joining) {
-            rt_report_stack(r, s->wait_stack, "%s/%d blocked %lu ms in pthread_join() waiting for %s/%d to end, at:",
+            rt_report_stack(r, s->wait_stack, "%s/%d blocked %lu ms joining %s/%d (waiting for it to end), at:",
                             comm, s->tid, (unsigned long)(now - since[i]), hcomm, h->tid);
             /* Named without its tid: the cycle line is part of the signature. */
             rt_buf_printf(&cyc, "%sthread %s", i ? " -> " : "cycle: ", hcomm);

@@ -96,7 +96,10 @@ RTI_EXPORT void mtx_destroy(mtx_t *m)
 #define THRD_OK(r) ((r) == thrd_success)
 RTI_EXPORT int mtx_lock(mtx_t *m)
 {
-    RTI_LOCK_BODY(m, rti_mutex_type(m), 0, rti_real.mtx_lock(m), THRD_OK);
+    RTI_LOCK_BODY(m, rti_mutex_type(m), 0,
+                  RTI_TRY_THEN_BLOCK(m, rti_mutex_type(m), 0, rti_real.mtx_trylock(m), thrd_busy, rti_real.mtx_lock(m),
+                                     THRD_OK),
+                  THRD_OK);
 }
 
 RTI_EXPORT int mtx_timedlock(mtx_t *restrict m, const struct timespec *restrict ts)

@@ -56,6 +56,25 @@
     }                                                                           \
     return r
 
+/* The blocking call of a lock wrapper, for a thread that may hold nothing
+ * (the bodies above then check nothing before it): a trylock first, and
+ * only when the lock is taken (busy) is the wait shown to the deadlock
+ * watchdog before blocking, since a pthread_join may be waiting for this
+ * thread (detect/join.c). Uses the body's pc. */
+#define RTI_TRY_THEN_BLOCK(obj, type, flags, try_call, busy, real_call, ok) \
+    ({                                                                      \
+        int tried_ = (try_call);                                            \
+        if (unlikely(tried_ == (busy))) {                                   \
+            rti_note_lock_wait((uintptr_t)(obj), (type), (flags), pc);      \
+            tried_ = (real_call);                                           \
+            if (!ok(tried_))                                                \
+                rti_note_lock_wait_over();                                  \
+        }                                                                   \
+        tried_;                                                             \
+    })
+RT_HIDDEN void rti_note_lock_wait(uintptr_t obj, enum rt_lock_type type, unsigned flags, uintptr_t pc);
+RT_HIDDEN void rti_note_lock_wait_over(void);
+
 /* Releasing the most recent lock calls nothing either. */
 #define RTI_UNLOCK_BODY(obj, real_call) RTI_UNLOCK_BODY_AT(RTI_CALLER(), obj, real_call)
 #define RTI_UNLOCK_BODY_AT(caller, obj, real_call)                              \

@@ -33,39 +33,13 @@ RTI_EXPORT int pthread_mutex_destroy(pthread_mutex_t *m)
     return rti_real.mutex_destroy(m);
 }
 
-/* Every kind, nested, contended; tried >= 0: the result of a trylock made
- * already, in place of the lock call. */
-static __attribute__((noinline)) int mutex_lock_any(pthread_mutex_t *m, uintptr_t caller, int tried)
-{
-    RTI_LOCK_BODY_AT(caller, m, mutex_type(m), RTI_AS_IS, 0, tried >= 0 ? tried : rti_real.mutex_lock(m),
-                     RTI_PTHREAD_OK);
-}
-
-/* Nothing to check before a first lock, but a thread blocked on one may be
- * what a pthread_join waits for (detect/join.c): when a trylock finds the
- * mutex taken, the wait is shown to the watchdog. Only contended first
- * locks (and kinds without a fast path) come this way. */
+/* Every kind, nested, contended. */
 static __attribute__((noinline)) int mutex_lock_general(pthread_mutex_t *m, uintptr_t caller)
 {
-    struct rt_thread *t = rti_self;
-    if (!t && !rti_guard && (t = rti_enter())) /* a thread's first call sets it up */
-        rti_leave();
-    if (!t || (t->nheld | t->rcu.depth | (unsigned)t->untracked | (unsigned)rti_guard) != 0) {
-        RTI_LOCK_BODY_AT(caller, m, mutex_type(m), RTI_AS_IS, 0, rti_real.mutex_lock(m), RTI_PTHREAD_OK);
-    }
-    int r = rti_real.mutex_trylock(m);
-    if (r != EBUSY)
-        return mutex_lock_any(m, caller, r);
-    if ((t = rti_enter())) {
-        struct rt_lock *l = rt_lock_lookup(t, (uintptr_t)m, mutex_type(m), caller);
-        if (l)
-            rt_on_lock_wait(t, l, 0, caller);
-        rti_leave();
-    }
-    r = mutex_lock_any(m, caller, -1);
-    if (!RTI_PTHREAD_OK(r) && (t = rti_self))
-        rt_on_lock_failed(t);
-    return r;
+    RTI_LOCK_BODY_AT(caller, m, mutex_type(m), RTI_AS_IS, 0,
+                     RTI_TRY_THEN_BLOCK(m, mutex_type(m), 0, rti_real.mutex_trylock(m), EBUSY,
+                                        rti_real.mutex_lock(m), RTI_PTHREAD_OK),
+                     RTI_PTHREAD_OK);
 }
 
 RTI_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
@@ -96,4 +70,24 @@ static __attribute__((noinline)) int mutex_unlock_general(pthread_mutex_t *m, ui
 RTI_EXPORT int pthread_mutex_unlock(pthread_mutex_t *m)
 {
     RTI_FAST_UNLOCK_BODY(m, rti_fast_mutex_unlock(m), rti_real.mutex_unlock(m), mutex_unlock_general);
+}
+
+/* RTI_TRY_THEN_BLOCK's calls into the engine (lockwrap.h), for every lock
+ * type: out of line, on the contended path only. */
+RT_HIDDEN void rti_note_lock_wait(uintptr_t obj, enum rt_lock_type type, unsigned flags, uintptr_t pc)
+{
+    struct rt_thread *t = rti_enter();
+    if (!t)
+        return;
+    struct rt_lock *l = rt_lock_lookup(t, obj, type, pc);
+    if (l)
+        rt_on_lock_wait(t, l, flags, pc);
+    rti_leave();
+}
+
+RT_HIDDEN void rti_note_lock_wait_over(void)
+{
+    struct rt_thread *t = rti_self;
+    if (t && !rti_guard)
+        rt_on_lock_failed(t);
 }

@@ -38,7 +38,9 @@ RTI_EXPORT int pthread_rwlock_destroy(pthread_rwlock_t *rw)
 
 RTI_EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t *rw)
 {
-    RW_BODY(rw, RT_ACQ_READ, rti_real.rwlock_rdlock(rw));
+    RW_BODY(rw, RT_ACQ_READ,
+            RTI_TRY_THEN_BLOCK(rw, RT_LOCK_RWLOCK, RT_ACQ_READ, rti_real.rwlock_tryrdlock(rw), EBUSY,
+                               rti_real.rwlock_rdlock(rw), RW_OK));
 }
 
 RTI_EXPORT int pthread_rwlock_tryrdlock(pthread_rwlock_t *rw)
@@ -58,7 +60,9 @@ RTI_EXPORT int pthread_rwlock_clockrdlock(pthread_rwlock_t *rw, clockid_t clock,
 
 RTI_EXPORT int pthread_rwlock_wrlock(pthread_rwlock_t *rw)
 {
-    RW_BODY(rw, 0, rti_real.rwlock_wrlock(rw));
+    RW_BODY(rw, 0,
+            RTI_TRY_THEN_BLOCK(rw, RT_LOCK_RWLOCK, 0, rti_real.rwlock_trywrlock(rw), EBUSY,
+                               rti_real.rwlock_wrlock(rw), RW_OK));
 }
 
 RTI_EXPORT int pthread_rwlock_trywrlock(pthread_rwlock_t *rw)
@@ -99,7 +103,10 @@ RTI_EXPORT int pthread_spin_destroy(pthread_spinlock_t *s)
 #define SPIN_OK(r) ((r) == 0)
 static __attribute__((noinline)) int spin_lock_general(pthread_spinlock_t *s, uintptr_t caller)
 {
-    RTI_LOCK_BODY_AT(caller, s, RT_LOCK_SPIN, RTI_AS_IS, 0, rti_real.spin_lock(s), SPIN_OK);
+    RTI_LOCK_BODY_AT(caller, s, RT_LOCK_SPIN, RTI_AS_IS, 0,
+                     RTI_TRY_THEN_BLOCK(s, RT_LOCK_SPIN, 0, rti_real.spin_trylock(s), EBUSY, rti_real.spin_lock(s),
+                                        SPIN_OK),
+                     SPIN_OK);
 }
 
 RTI_EXPORT int pthread_spin_lock(pthread_spinlock_t *s)

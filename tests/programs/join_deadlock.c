@@ -5,7 +5,7 @@
 // expect: deadlock
 // options: halt_on_error=1:deadlock_timeout_ms=300
 // log: BUG: deadlock detected, 2 threads blocked in a cycle
-// log: in pthread_join() waiting for
+// log: (waiting for it to end), at:
 // log: cycle: config_lock -> thread join_deadlock -> config_lock
 // log: config_lock was taken by join_deadlock/
 // log: or for the next one to end

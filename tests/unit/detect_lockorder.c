@@ -257,7 +257,7 @@ START_TEST(watchdog_follows_joins)
     ck_assert_uint_eq(rt_report_count(RT_KIND_DEADLOCK), 1);
     const char *log = test_log_read();
     ck_assert_ptr_nonnull(strstr(log, "BUG: deadlock detected, 3 threads blocked in a cycle"));
-    ck_assert_ptr_nonnull(strstr(log, "in pthread_join() waiting for"));
+    ck_assert_ptr_nonnull(strstr(log, "(waiting for it to end), at:"));
     ck_assert_ptr_nonnull(strstr(log, "or for the next one to end"));
     rt_on_lock_failed(t3);
     rt_on_join_end(t2);
