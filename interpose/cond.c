@@ -97,8 +97,8 @@ RTI_EXPORT void mtx_destroy(mtx_t *m)
 RTI_EXPORT int mtx_lock(mtx_t *m)
 {
     RTI_LOCK_BODY(m, rti_mutex_type(m), 0,
-                  RTI_TRY_THEN_BLOCK(m, rti_mutex_type(m), 0, rti_real.mtx_trylock(m), thrd_busy, rti_real.mtx_lock(m),
-                                     THRD_OK),
+                  RTI_PEEK_THEN_BLOCK(m, rti_mutex_type(m), 0, rti_mutex_word_taken(m), rti_real.mtx_lock(m),
+                                      THRD_OK),
                   THRD_OK);
 }
 

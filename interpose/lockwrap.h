@@ -56,22 +56,32 @@
     }                                                                           \
     return r
 
-/* The blocking call of a lock wrapper, for a thread that may hold nothing
- * (the bodies above then check nothing before it): a trylock first, and
- * only when the lock is taken (busy) is the wait shown to the deadlock
- * watchdog before blocking, since a pthread_join may be waiting for this
- * thread (detect/join.c). Uses the body's pc. */
-#define RTI_TRY_THEN_BLOCK(obj, type, flags, try_call, busy, real_call, ok) \
-    ({                                                                      \
-        int tried_ = (try_call);                                            \
-        if (unlikely(tried_ == (busy))) {                                   \
-            rti_note_lock_wait((uintptr_t)(obj), (type), (flags), pc);      \
-            tried_ = (real_call);                                           \
-            if (!ok(tried_))                                                \
-                rti_note_lock_wait_over();                                  \
-        }                                                                   \
-        tried_;                                                             \
+/* The blocking call of a lock wrapper. A thread that holds nothing has
+ * had nothing checked before it (the bodies above), but a pthread_join may
+ * wait for it (detect/join.c): when a peek at the lock word (busy, one
+ * relaxed load) says the call will likely block, the wait is shown to the
+ * deadlock watchdog first. A wrong guess costs a report nothing: a wait
+ * shown for a call that did not block is withdrawn when it returns, and
+ * the one that deadlocks stays blocked where the peek sees it. Uses the
+ * body's t and pc. */
+#define RTI_PEEK_THEN_BLOCK(obj, type, flags, busy, real_call, ok)                       \
+    ({                                                                                   \
+        int noted_ = 0;                                                                  \
+        if (unlikely(t != NULL && (t->nheld | t->rcu.depth) == 0 && (busy))) {           \
+            rti_note_lock_wait((uintptr_t)(obj), (type), (flags), pc);                   \
+            noted_ = 1;                                                                  \
+        }                                                                                \
+        int r_ = (real_call);                                                            \
+        if (unlikely(noted_) && !ok(r_))                                                 \
+            rti_note_lock_wait_over();                                                   \
+        r_;                                                                              \
     })
+/* A pthread_mutex_t's (or C11 mtx_t's, the same object in glibc) lock
+ * word is non-zero while it is owned. */
+static inline int rti_mutex_word_taken(const void *m)
+{
+    return __atomic_load_n(&((const pthread_mutex_t *)m)->__data.__lock, __ATOMIC_RELAXED) != 0;
+}
 RT_HIDDEN void rti_note_lock_wait(uintptr_t obj, enum rt_lock_type type, unsigned flags, uintptr_t pc);
 RT_HIDDEN void rti_note_lock_wait_over(void);
 

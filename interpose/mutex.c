@@ -37,8 +37,8 @@ RTI_EXPORT int pthread_mutex_destroy(pthread_mutex_t *m)
 static __attribute__((noinline)) int mutex_lock_general(pthread_mutex_t *m, uintptr_t caller)
 {
     RTI_LOCK_BODY_AT(caller, m, mutex_type(m), RTI_AS_IS, 0,
-                     RTI_TRY_THEN_BLOCK(m, mutex_type(m), 0, rti_real.mutex_trylock(m), EBUSY,
-                                        rti_real.mutex_lock(m), RTI_PTHREAD_OK),
+                     RTI_PEEK_THEN_BLOCK(m, mutex_type(m), 0, rti_mutex_word_taken(m), rti_real.mutex_lock(m),
+                                         RTI_PTHREAD_OK),
                      RTI_PTHREAD_OK);
 }
 
@@ -72,7 +72,7 @@ RTI_EXPORT int pthread_mutex_unlock(pthread_mutex_t *m)
     RTI_FAST_UNLOCK_BODY(m, rti_fast_mutex_unlock(m), rti_real.mutex_unlock(m), mutex_unlock_general);
 }
 
-/* RTI_TRY_THEN_BLOCK's calls into the engine (lockwrap.h), for every lock
+/* RTI_PEEK_THEN_BLOCK's calls into the engine (lockwrap.h), for every lock
  * type: out of line, on the contended path only. */
 RT_HIDDEN void rti_note_lock_wait(uintptr_t obj, enum rt_lock_type type, unsigned flags, uintptr_t pc)
 {

@@ -35,12 +35,16 @@ RTI_EXPORT int pthread_rwlock_destroy(pthread_rwlock_t *rw)
 #define RW_BODY(rw, flags, call) RTI_LOCK_BODY_FIX(rw, RT_LOCK_RWLOCK, RW_KIND, flags, call, RW_OK)
 #define RW_KIND(l) note_kind((l), rw)
 #define RW_OK(r) ((r) == 0)
+/* glibc's state (nptl/pthread_rwlock_common.c): a writer owns the lock, or
+ * readers hold it (counted above bit 3 of __readers). Peeks only. */
+#define RW_WRITER(rw) (__atomic_load_n(&(rw)->__data.__cur_writer, __ATOMIC_RELAXED) != 0)
+#define RW_READERS(rw) ((__atomic_load_n(&(rw)->__data.__readers, __ATOMIC_RELAXED) >> 3) != 0)
 
 RTI_EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t *rw)
 {
     RW_BODY(rw, RT_ACQ_READ,
-            RTI_TRY_THEN_BLOCK(rw, RT_LOCK_RWLOCK, RT_ACQ_READ, rti_real.rwlock_tryrdlock(rw), EBUSY,
-                               rti_real.rwlock_rdlock(rw), RW_OK));
+            RTI_PEEK_THEN_BLOCK(rw, RT_LOCK_RWLOCK, RT_ACQ_READ, RW_WRITER(rw), rti_real.rwlock_rdlock(rw),
+                                RW_OK));
 }
 
 RTI_EXPORT int pthread_rwlock_tryrdlock(pthread_rwlock_t *rw)
@@ -61,8 +65,8 @@ RTI_EXPORT int pthread_rwlock_clockrdlock(pthread_rwlock_t *rw, clockid_t clock,
 RTI_EXPORT int pthread_rwlock_wrlock(pthread_rwlock_t *rw)
 {
     RW_BODY(rw, 0,
-            RTI_TRY_THEN_BLOCK(rw, RT_LOCK_RWLOCK, 0, rti_real.rwlock_trywrlock(rw), EBUSY,
-                               rti_real.rwlock_wrlock(rw), RW_OK));
+            RTI_PEEK_THEN_BLOCK(rw, RT_LOCK_RWLOCK, 0, RW_WRITER(rw) || RW_READERS(rw), rti_real.rwlock_wrlock(rw),
+                                RW_OK));
 }
 
 RTI_EXPORT int pthread_rwlock_trywrlock(pthread_rwlock_t *rw)
@@ -101,11 +105,14 @@ RTI_EXPORT int pthread_spin_destroy(pthread_spinlock_t *s)
 }
 
 #define SPIN_OK(r) ((r) == 0)
+/* Held: not the unlocked value (1 on x86-64, where glibc's spinlock
+ * counts down; fastlock.c reads it off a fresh spinlock). */
+#define SPIN_TAKEN(s) (__atomic_load_n((volatile int *)(s), __ATOMIC_RELAXED) != rti_fastlock.spin_unlocked)
 static __attribute__((noinline)) int spin_lock_general(pthread_spinlock_t *s, uintptr_t caller)
 {
     RTI_LOCK_BODY_AT(caller, s, RT_LOCK_SPIN, RTI_AS_IS, 0,
-                     RTI_TRY_THEN_BLOCK(s, RT_LOCK_SPIN, 0, rti_real.spin_trylock(s), EBUSY, rti_real.spin_lock(s),
-                                        SPIN_OK),
+                     RTI_PEEK_THEN_BLOCK(s, RT_LOCK_SPIN, 0, SPIN_TAKEN(s),
+                                         rti_real.spin_lock(s), SPIN_OK),
                      SPIN_OK);
 }
 
