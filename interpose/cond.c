@@ -94,17 +94,16 @@ RTI_EXPORT void mtx_destroy(mtx_t *m)
 }
 
 #define THRD_OK(r) ((r) == thrd_success)
+/* A blocking call on mtx_t m (lockwrap.h). */
+#define MTX_BLOCKING(call) RTI_PEEK_THEN_BLOCK(m, rti_mutex_type(m), 0, rti_mutex_word_taken(m), call, THRD_OK)
 RTI_EXPORT int mtx_lock(mtx_t *m)
 {
-    RTI_LOCK_BODY(m, rti_mutex_type(m), 0,
-                  RTI_PEEK_THEN_BLOCK(m, rti_mutex_type(m), 0, rti_mutex_word_taken(m), rti_real.mtx_lock(m),
-                                      THRD_OK),
-                  THRD_OK);
+    RTI_LOCK_BODY(m, rti_mutex_type(m), 0, MTX_BLOCKING(rti_real.mtx_lock(m)), THRD_OK);
 }
 
 RTI_EXPORT int mtx_timedlock(mtx_t *restrict m, const struct timespec *restrict ts)
 {
-    RTI_LOCK_BODY(m, rti_mutex_type(m), 0, rti_real.mtx_timedlock(m, ts), THRD_OK);
+    RTI_LOCK_BODY(m, rti_mutex_type(m), 0, MTX_BLOCKING(rti_real.mtx_timedlock(m, ts)), THRD_OK);
 }
 
 RTI_EXPORT int mtx_trylock(mtx_t *m)

@@ -33,13 +33,13 @@ RTI_EXPORT int pthread_mutex_destroy(pthread_mutex_t *m)
     return rti_real.mutex_destroy(m);
 }
 
+/* A blocking call on mutex m (lockwrap.h). */
+#define MUTEX_BLOCKING(call) RTI_PEEK_THEN_BLOCK(m, mutex_type(m), 0, rti_mutex_word_taken(m), call, RTI_PTHREAD_OK)
+
 /* Every kind, nested, contended. */
 static __attribute__((noinline)) int mutex_lock_general(pthread_mutex_t *m, uintptr_t caller)
 {
-    RTI_LOCK_BODY_AT(caller, m, mutex_type(m), RTI_AS_IS, 0,
-                     RTI_PEEK_THEN_BLOCK(m, mutex_type(m), 0, rti_mutex_word_taken(m), rti_real.mutex_lock(m),
-                                         RTI_PTHREAD_OK),
-                     RTI_PTHREAD_OK);
+    RTI_LOCK_BODY_AT(caller, m, mutex_type(m), RTI_AS_IS, 0, MUTEX_BLOCKING(rti_real.mutex_lock(m)), RTI_PTHREAD_OK);
 }
 
 RTI_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
@@ -54,12 +54,12 @@ RTI_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m)
 
 RTI_EXPORT int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abstime)
 {
-    RTI_LOCK_BODY(m, mutex_type(m), 0, rti_real.mutex_timedlock(m, abstime), RTI_PTHREAD_OK);
+    RTI_LOCK_BODY(m, mutex_type(m), 0, MUTEX_BLOCKING(rti_real.mutex_timedlock(m, abstime)), RTI_PTHREAD_OK);
 }
 
 RTI_EXPORT int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clock, const struct timespec *abstime)
 {
-    RTI_LOCK_BODY(m, mutex_type(m), 0, rti_real.mutex_clocklock(m, clock, abstime), RTI_PTHREAD_OK);
+    RTI_LOCK_BODY(m, mutex_type(m), 0, MUTEX_BLOCKING(rti_real.mutex_clocklock(m, clock, abstime)), RTI_PTHREAD_OK);
 }
 
 static __attribute__((noinline)) int mutex_unlock_general(pthread_mutex_t *m, uintptr_t caller)

@@ -39,12 +39,14 @@ RTI_EXPORT int pthread_rwlock_destroy(pthread_rwlock_t *rw)
  * readers hold it (counted above bit 3 of __readers). Peeks only. */
 #define RW_WRITER(rw) (__atomic_load_n(&(rw)->__data.__cur_writer, __ATOMIC_RELAXED) != 0)
 #define RW_READERS(rw) ((__atomic_load_n(&(rw)->__data.__readers, __ATOMIC_RELAXED) >> 3) != 0)
+/* Blocking calls (lockwrap.h): a reader waits for a writer, a writer for
+ * anyone. */
+#define RW_READ_BLOCKING(call) RTI_PEEK_THEN_BLOCK(rw, RT_LOCK_RWLOCK, RT_ACQ_READ, RW_WRITER(rw), call, RW_OK)
+#define RW_WRITE_BLOCKING(call) RTI_PEEK_THEN_BLOCK(rw, RT_LOCK_RWLOCK, 0, RW_WRITER(rw) || RW_READERS(rw), call, RW_OK)
 
 RTI_EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t *rw)
 {
-    RW_BODY(rw, RT_ACQ_READ,
-            RTI_PEEK_THEN_BLOCK(rw, RT_LOCK_RWLOCK, RT_ACQ_READ, RW_WRITER(rw), rti_real.rwlock_rdlock(rw),
-                                RW_OK));
+    RW_BODY(rw, RT_ACQ_READ, RW_READ_BLOCKING(rti_real.rwlock_rdlock(rw)));
 }
 
 RTI_EXPORT int pthread_rwlock_tryrdlock(pthread_rwlock_t *rw)
@@ -54,19 +56,17 @@ RTI_EXPORT int pthread_rwlock_tryrdlock(pthread_rwlock_t *rw)
 
 RTI_EXPORT int pthread_rwlock_timedrdlock(pthread_rwlock_t *rw, const struct timespec *abstime)
 {
-    RW_BODY(rw, RT_ACQ_READ, rti_real.rwlock_timedrdlock(rw, abstime));
+    RW_BODY(rw, RT_ACQ_READ, RW_READ_BLOCKING(rti_real.rwlock_timedrdlock(rw, abstime)));
 }
 
 RTI_EXPORT int pthread_rwlock_clockrdlock(pthread_rwlock_t *rw, clockid_t clock, const struct timespec *abstime)
 {
-    RW_BODY(rw, RT_ACQ_READ, rti_real.rwlock_clockrdlock(rw, clock, abstime));
+    RW_BODY(rw, RT_ACQ_READ, RW_READ_BLOCKING(rti_real.rwlock_clockrdlock(rw, clock, abstime)));
 }
 
 RTI_EXPORT int pthread_rwlock_wrlock(pthread_rwlock_t *rw)
 {
-    RW_BODY(rw, 0,
-            RTI_PEEK_THEN_BLOCK(rw, RT_LOCK_RWLOCK, 0, RW_WRITER(rw) || RW_READERS(rw), rti_real.rwlock_wrlock(rw),
-                                RW_OK));
+    RW_BODY(rw, 0, RW_WRITE_BLOCKING(rti_real.rwlock_wrlock(rw)));
 }
 
 RTI_EXPORT int pthread_rwlock_trywrlock(pthread_rwlock_t *rw)
@@ -76,12 +76,12 @@ RTI_EXPORT int pthread_rwlock_trywrlock(pthread_rwlock_t *rw)
 
 RTI_EXPORT int pthread_rwlock_timedwrlock(pthread_rwlock_t *rw, const struct timespec *abstime)
 {
-    RW_BODY(rw, 0, rti_real.rwlock_timedwrlock(rw, abstime));
+    RW_BODY(rw, 0, RW_WRITE_BLOCKING(rti_real.rwlock_timedwrlock(rw, abstime)));
 }
 
 RTI_EXPORT int pthread_rwlock_clockwrlock(pthread_rwlock_t *rw, clockid_t clock, const struct timespec *abstime)
 {
-    RW_BODY(rw, 0, rti_real.rwlock_clockwrlock(rw, clock, abstime));
+    RW_BODY(rw, 0, RW_WRITE_BLOCKING(rti_real.rwlock_clockwrlock(rw, clock, abstime)));
 }
 
 RTI_EXPORT int pthread_rwlock_unlock(pthread_rwlock_t *rw)
