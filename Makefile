@@ -26,7 +26,10 @@ RECORD     := tests/record.sh $(RESULTS)
 
 # Debian packages the build and tests need: pkg-config module or command -> package.
 DEP_PKGCONFIG := libunwind:libunwind-dev libdw:libdw-dev check:check liburcu:liburcu-dev json-c:libjson-c-dev zlib:zlib1g-dev
-DEP_COMMANDS  := valgrind:valgrind clang:clang spin:spin dot:graphviz jsonschema:python3-jsonschema gnuplot:gnuplot-nox
+DEP_COMMANDS  := valgrind:valgrind clang:clang spin:spin dot:graphviz gnuplot:gnuplot-nox
+# Modules of Debian's own python3 (a python3 earlier in PATH, or a `jsonschema`
+# command from it, says nothing about /usr/bin/python3's).
+DEP_PYMODULES := jsonschema:python3-jsonschema
 
 .PHONY: all check demo bench verify install uninstall clean deps check-prepare
 all: deps
@@ -41,6 +44,10 @@ deps:
 	for d in $(DEP_COMMANDS); do \
 	  cmd=$${d%%:*}; pkg=$${d##*:}; \
 	  command -v $$cmd >/dev/null 2>&1 || missing="$$missing $$pkg"; \
+	done; \
+	for d in $(DEP_PYMODULES); do \
+	  mod=$${d%%:*}; pkg=$${d##*:}; \
+	  /usr/bin/python3 -c "import $$mod" >/dev/null 2>&1 || missing="$$missing $$pkg"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
