@@ -155,9 +155,9 @@ RT_FAST int rt_lock_acquired_fast(struct rt_thread *t, struct rt_lock *lock, uns
 {
     unsigned n = t->nheld;
     unsigned slot = (unsigned)(pc >> 2) & (RT_SITE_CACHE - 1);
-    /* Without rseq the CPU costs a call: the slow path makes it. */
+    /* Without rseq areas the CPU costs a call: the slow path makes it. */
     if (__builtin_expect(n >= t->held_cap || t->untracked || t->waiting_for || t->rcu.sites[slot].pc != pc ||
-                             lock->type == RT_LOCK_MUTEX_RECURSIVE || !__rseq_size,
+                             lock->type == RT_LOCK_MUTEX_RECURSIVE || !rt_cpu_rseq,
                          0))
         return 0;
     __atomic_store_n(&t->nheld, n + 1, __ATOMIC_RELAXED); /* taken before filled, as above */
@@ -171,7 +171,7 @@ RT_FAST int rt_lock_acquired_fast(struct rt_thread *t, struct rt_lock *lock, uns
     h->count = 1;
     h->mode = (flags & RT_ACQ_READ) ? RT_HOLD_READ : RT_HOLD_WRITE;
     h->trylock = (flags & RT_ACQ_TRY) != 0;
-    h->cpu = (int16_t)rt_current_cpu_rseq();
+    h->cpu = (int16_t)rt_thread_cpu_fast(t);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     return 1;
 }

@@ -200,7 +200,7 @@ void rt_on_lock_acquired_slow(struct rt_thread *t, struct rt_lock *lock, unsigne
                 return;
             }
     }
-    push_held(t, lock, id, flags, chain, rt_site_stack(t, pc), rt_current_cpu());
+    push_held(t, lock, id, flags, chain, rt_site_stack(t, pc), rt_thread_cpu(t));
 }
 
 void rt_on_lock_acquired_at(struct rt_thread *t, struct rt_lock *lock, unsigned flags, rt_stack_id stack, int cpu)

@@ -71,7 +71,7 @@ static const struct rt_held *same_class_other_cpu(const struct rt_thread *t, con
 {
     for (unsigned i = t->nheld; i-- > 0;) {
         const struct rt_held *h = &t->held[i];
-        if (rt_held_live(h) && h->lock != l && h->lock->class_key == l->class_key && h->cpu >= 0 && h->cpu != cpu)
+        if (rt_held_live(h) && h->lock != l && h->lock->class_key == l->class_key && h->cpu >= 0 && cpu >= 0 && h->cpu != cpu)
             return h;
     }
     return NULL;
@@ -96,7 +96,7 @@ void rt_check_unheld_release(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
     if (!l || !l->history_known || l->type == RT_LOCK_COND)
         return;
     char comm[32], desc[512], other[512];
-    int cpu = rt_current_cpu();
+    int cpu = rt_thread_cpu(t);
     rt_thread_comm(t->tid, comm, sizeof comm);
     rt_lock_describe(l, addr, desc, sizeof desc);
     const struct rt_held *mine = same_class_other_cpu(t, l, cpu);

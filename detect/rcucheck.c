@@ -165,7 +165,7 @@ void rt_rcu_read_enter(struct rt_thread *t, enum rt_rcu_flavor f, uintptr_t pc)
     struct rt_lock *l = pseudo(t, f, 0, pc);
     t->rcu.flavor = (uint8_t)f;
     t->rcu.enter_stack = rt_site_stack(t, pc);
-    t->rcu.enter_cpu = (int16_t)rt_current_cpu();
+    t->rcu.enter_cpu = (int16_t)rt_thread_cpu(t);
     t->rcu.nderef = 0;
     /* Pushed before the depth is set, so that the push is not taken for
      * a lock inside a section recorded inline (rt_rcu_materialize). */
@@ -190,12 +190,11 @@ static int section_on_stack(const struct rt_thread *t, unsigned f)
     return 0;
 }
 
-void rt_rcu_record_link(struct rt_thread *t, const volatile uint32_t *cpu_id)
+void rt_rcu_record_link(struct rt_thread *t)
 {
     mark_in_use();
     note_flavor(RT_RCU_RTDD);
     t->rcu.nheld = &t->nheld;
-    t->rcu.cpu_id = cpu_id;
     t->rcu.epoch = (const uint64_t *)&rt_rcu_epoch;
     t->rcu.line_clock = (const uint64_t *)rt_rcu_line_clock;
 }
@@ -237,7 +236,7 @@ void rt_rcu_read_exit(struct rt_thread *t, enum rt_rcu_flavor f, uintptr_t pc)
     __atomic_store_n(&t->rcu.depth, 0, __ATOMIC_RELEASE);
     /* Counted per thread (no shared write per section), summed at exit. */
     t->rcu.sections++;
-    if (rt_current_cpu() != t->rcu.enter_cpu)
+    if (rt_thread_cpu(t) != t->rcu.enter_cpu)
         t->rcu.migrated++;
     if (t->nheld && section_on_stack(t, f))
         rt_on_lock_release(t, (uintptr_t)&anchors[f][0], pc);

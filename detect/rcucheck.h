@@ -126,8 +126,8 @@ int rt_rcu_forgotten_at_fork(const struct rt_lock *l, uintptr_t addr);
 void rt_rcucheck_after_fork(void);
 
 /* Record mode (include/rtdd/rcu.h): the links the inline read side
- * follows, for the calling thread (cpu_id: its rseq area's). */
-void rt_rcu_record_link(struct rt_thread *t, const volatile uint32_t *cpu_id);
+ * follows, for the calling thread. */
+void rt_rcu_record_link(struct rt_thread *t);
 /* A section that record mode entered inline is not on the held-lock stack
  * until something needs it there: a lock taken inside it (the
  * rcu_read_lock -> M order) pushes it first. */
@@ -150,7 +150,7 @@ RT_FAST int rt_rcu_read_enter_fast(struct rt_thread *t, enum rt_rcu_flavor f, ui
         __atomic_store_n(&t->rcu.depth, depth + 1, __ATOMIC_RELAXED);
         return 1;
     }
-    if (__builtin_expect((t->nheld | (unsigned)t->untracked) != 0 || !__rseq_size ||
+    if (__builtin_expect((t->nheld | (unsigned)t->untracked) != 0 || !rt_cpu_rseq ||
                              !rt_rcu_in_use(), 0))
         return 0;
     uint64_t id;
@@ -159,7 +159,7 @@ RT_FAST int rt_rcu_read_enter_fast(struct rt_thread *t, enum rt_rcu_flavor f, ui
     unsigned slot = (unsigned)(pc >> 2) & (RT_SITE_CACHE - 1);
     if (__builtin_expect(!l || t->rcu.sites[slot].pc != pc, 0))
         return 0;
-    int cpu = rt_current_cpu_rseq();
+    int cpu = rt_thread_cpu_fast(t);
     t->rcu.flavor = (uint8_t)f;
     t->rcu.enter_stack = t->rcu.sites[slot].stack;
     t->rcu.enter_cpu = (int16_t)cpu;
@@ -177,12 +177,12 @@ RT_FAST int rt_rcu_read_exit_fast(struct rt_thread *t, enum rt_rcu_flavor f)
         return 1;
     }
     /* Locks held: the section's pseudo-lock must be the top one. */
-    if (__builtin_expect(depth == 0 || !__rseq_size, 0) ||
+    if (__builtin_expect(depth == 0 || !rt_cpu_rseq, 0) ||
         (t->nheld && !rt_lock_release_fast(t, (uintptr_t)&rt_rcu_anchors[f][0])))
         return 0;
     __atomic_store_n(&t->rcu.depth, 0, __ATOMIC_RELEASE);
     t->rcu.sections++;
-    if (rt_current_cpu_rseq() != t->rcu.enter_cpu)
+    if (rt_thread_cpu_fast(t) != t->rcu.enter_cpu)
         t->rcu.migrated++;
     return 1;
 }

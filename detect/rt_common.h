@@ -5,7 +5,6 @@
 #include <sched.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/rseq.h>
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
@@ -43,19 +42,6 @@ static inline void rt_spin_unlock(rt_spin_t *l)
 static inline void rt_spin_reinit(rt_spin_t *l)
 {
     __atomic_store_n(&l->locked, 0, __ATOMIC_RELAXED);
-}
-
-/* The current CPU from the thread's rseq area (glibc registers it): one
- * load instead of a getcpu call. */
-static inline int rt_current_cpu_rseq(void) /* only when __rseq_size != 0 */
-{
-    const struct rseq *r = (const struct rseq *)((char *)__builtin_thread_pointer() + __rseq_offset);
-    return (int)__atomic_load_n(&r->cpu_id, __ATOMIC_RELAXED);
-}
-
-static inline int rt_current_cpu(void)
-{
-    return __rseq_size ? rt_current_cpu_rseq() : sched_getcpu();
 }
 
 static inline uint64_t rt_hash64(uint64_t x)

@@ -1,4 +1,5 @@
 #include "runtime.h"
+#include "cpu.h"
 #include "log.h"
 
 struct rt_options rt_opt;
@@ -6,6 +7,7 @@ const struct rt_suppressions *rt_supp;
 
 int rt_runtime_configure(const char *options_text, struct rt_buf *err)
 {
+    rt_cpu_setup();
     rt_options_defaults(&rt_opt);
     if (rt_options_parse(&rt_opt, options_text, err) < 0)
         return -1;

@@ -66,6 +66,7 @@ struct rt_thread *rt_thread_new(int tid)
         return NULL;
     }
     t->tid = tid;
+    t->rcu.cpu_id = rt_cpu_thread_word();
     t->held = t->held_inline;
     t->held_cap = RT_HELD_INLINE;
     rt_spin_lock(&registry_lock);

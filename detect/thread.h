@@ -2,8 +2,10 @@
  * repeated lock/unlock of the same lock off shared memory. */
 #ifndef RTDD_THREAD_H
 #define RTDD_THREAD_H
+#include "cpu.h"
 #include "locktab.h"
 #include "stackdepot.h"
+#include <sched.h>
 #include <rtdd/rcu.h>
 #include <rtdd/rculist.h>
 #include <stdint.h>
@@ -72,6 +74,17 @@ struct rt_thread {
     struct rcu_head reclaim;        /* back to the pool after a grace period */
     struct rt_held_retired *retired; /* outgrown held arrays, freed with the record */
 };
+
+/* The CPU the thread runs on (-1: unknown), from its CPU word (t->rcu.cpu_id,
+ * cpu.h); _fast only where rt_cpu_rseq is known to be 1. */
+static inline int rt_thread_cpu_fast(const struct rt_thread *t)
+{
+    return rt_cpu_read(t->rcu.cpu_id);
+}
+static inline int rt_thread_cpu(const struct rt_thread *t)
+{
+    return rt_cpu_rseq ? rt_thread_cpu_fast(t) : sched_getcpu();
+}
 
 /* Is the held lock still the lock it was (not freed or destroyed since)? */
 static inline int rt_held_live(const struct rt_held *h)

@@ -107,14 +107,14 @@ static int object_unlocked(const struct rt_lock *l)
 
 void rti_fastlock_init(void)
 {
-    /* The fast paths read the CPU from the rseq area. */
-    rti_fastlock.mutex = __rseq_size && rti_real.mutex_init && rti_real.mutex_lock && rti_real.mutex_unlock &&
+    /* The fast paths read the CPU from the rseq area (detect/cpu.h). */
+    rti_fastlock.mutex = rt_cpu_rseq && rti_real.mutex_init && rti_real.mutex_lock && rti_real.mutex_unlock &&
                          rti_real.mutex_trylock && rti_real.mutex_destroy && probe_mutex();
     /* The unlocked value, for the wrappers' peek (rwlock.c), fast path or not. */
     pthread_spinlock_t fresh;
     if (rti_real.spin_init && rti_real.spin_init(&fresh, PTHREAD_PROCESS_PRIVATE) == 0)
         rti_fastlock.spin_unlocked = fresh;
-    if (!(__rseq_size && rti_real.spin_init && rti_real.spin_lock && rti_real.spin_unlock && rti_real.spin_trylock &&
+    if (!(rt_cpu_rseq && rti_real.spin_init && rti_real.spin_lock && rti_real.spin_unlock && rti_real.spin_trylock &&
           rti_real.spin_destroy && probe_spin()))
         rti_fastlock.spin = 0;
     __atomic_store_n(&rt_lock_object_unlocked, object_unlocked, __ATOMIC_RELEASE);

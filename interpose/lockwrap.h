@@ -111,7 +111,7 @@ RT_HIDDEN int rti_acquired_uncached(struct rt_thread *t, uintptr_t obj, enum rt_
     if (likely(t != NULL && (t->nheld | t->rcu.depth | (unsigned)t->untracked | (unsigned)rti_guard) == 0 && (fast_trylock))) { \
         uint64_t id;                                                            \
         struct rt_lock *l = rt_lock_cached_id(t, (uintptr_t)(obj), &id);        \
-        if (unlikely(!l || !rt_lock_first_acquired_fast(t, l, id, (uintptr_t)(obj), 0, pc, rt_current_cpu_rseq()))) \
+        if (unlikely(!l || !rt_lock_first_acquired_fast(t, l, id, (uintptr_t)(obj), 0, pc, rt_thread_cpu_fast(t)))) \
             return rti_acquired_uncached(t, (uintptr_t)(obj), (type), pc); /* 0, as a tail call */ \
         return 0;                                                               \
     }                                                                           \

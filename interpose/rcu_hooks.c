@@ -252,8 +252,7 @@ static inline uintptr_t call_site(struct rt_thread *t, uintptr_t ret)
 
 __attribute__((noinline)) static void attach_record(struct rt_thread *t, struct rtdd_rcu_reader *slot)
 {
-    rt_rcu_record_link(t, (const volatile uint32_t *)((char *)__builtin_thread_pointer() + __rseq_offset +
-                                                      offsetof(struct rseq, cpu_id)));
+    rt_rcu_record_link(t);
     t->rcu_slot = slot;
     __atomic_store_n(&slot->record, &t->rcu, __ATOMIC_RELEASE);
 }
@@ -413,7 +412,7 @@ RT_HIDDEN void rti_install_rcu_hooks(void)
     void (*set_record)(int) = (void (*)(int))dlsym(RTLD_DEFAULT, "rtdd_rcu_set_read_record");
     char *self_here = dlsym(RTLD_DEFAULT, "rtdd_rcu_self");
     reader_unregistered = dlsym(RTLD_DEFAULT, "rtdd_rcu_unregistered");
-    if (read_side_direct && __rseq_size && set_record && self_here && reader_unregistered) {
+    if (read_side_direct && rt_cpu_rseq && set_record && self_here && reader_unregistered) {
         reader_self_offset = self_here - (char *)__builtin_thread_pointer();
         read_record = 1;
         set_record(1);

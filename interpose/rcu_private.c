@@ -9,6 +9,7 @@
 #include "rt_alloc.h"
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 
 RT_HIDDEN int rti_rcu_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr);
 RT_HIDDEN int rti_rcu_mutex_lock(pthread_mutex_t *m);
@@ -17,6 +18,8 @@ RT_HIDDEN int rti_rcu_cond_init(pthread_cond_t *c, const pthread_condattr_t *att
 RT_HIDDEN int rti_rcu_cond_wait(pthread_cond_t *c, pthread_mutex_t *m);
 RT_HIDDEN int rti_rcu_thread_create(pthread_t *tid, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
 RT_HIDDEN int rti_rcu_timedjoin(pthread_t tid, void **ret, const struct timespec *abstime);
+RT_HIDDEN long rti_rcu_syscall(long number, ...);
+RT_HIDDEN long rti_vsyscall(long number, va_list ap);
 
 int rti_rcu_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr)
 {
@@ -84,4 +87,13 @@ int rti_rcu_timedjoin(pthread_t tid, void **ret, const struct timespec *abstime)
     if (!rti_real.pthread_timedjoin_np)
         return ENOSYS;
     return rti_real.pthread_timedjoin_np(tid, ret, abstime);
+}
+
+long rti_rcu_syscall(long number, ...)
+{
+    va_list ap;
+    va_start(ap, number);
+    long r = rti_vsyscall(number, ap);
+    va_end(ap);
+    return r;
 }

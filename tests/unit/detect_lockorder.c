@@ -202,7 +202,7 @@ START_TEST(cross_cpu_unlock)
     rt_on_lock_init(t0, (uintptr_t)A, RT_LOCK_MUTEX, PC(200));
     rt_on_lock_init(t0, (uintptr_t)B, RT_LOCK_MUTEX, PC(200));
     lock(A);
-    t0->held[0].cpu = (int16_t)(rt_current_cpu() + 1);
+    t0->held[0].cpu = (int16_t)(rt_thread_cpu(t0) + 1);
     unlock(B);
     ck_assert_uint_eq(rt_report_count(RT_KIND_CROSS_CPU_UNLOCK), 1);
     ck_assert_ptr_nonnull(strstr(test_log_read(), "released as CPU"));

@@ -1,6 +1,6 @@
-/* read_side_direct.c where glibc registers no rseq area: record mode is
- * off (it reads the CPU from rseq) and the runtime's entry points record
- * every section, still without the library's slow functions. */
+/* read_side_direct.c where glibc registers no rseq area: the runtime
+ * registers its own per thread to read the CPU from (detect/cpu.h), so
+ * record mode stays on, as fast as with glibc's. */
 // expect: none
 // env: GLIBC_TUNABLES=glibc.pthread.rseq=0
 // no-output: read side went through
