@@ -43,8 +43,9 @@ void rt_cpu_setup(void)
         rt_cpu_rseq = 1;
         return;
     }
-    /* Once per process: the kernel takes one area per thread. */
-    use_own = own_state == OWN_REGISTERED || register_own() == 0;
+    /* Once per process: the kernel takes one area per thread (and the
+     * program may have registered its own on this one already). */
+    use_own = own_state == OWN_REGISTERED || program_area || register_own() == 0;
     rt_cpu_rseq = use_own;
 }
 
