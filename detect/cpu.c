@@ -37,7 +37,7 @@ static int register_own(void)
     return 0;
 }
 
-void rt_cpu_setup(void)
+void rt_cpu_setup(int may_register)
 {
     if (__rseq_size) {
         rt_cpu_rseq = 1;
@@ -45,7 +45,7 @@ void rt_cpu_setup(void)
     }
     /* Once per process: the kernel takes one area per thread (and the
      * program may have registered its own on this one already). */
-    use_own = own_state == OWN_REGISTERED || program_area || register_own() == 0;
+    use_own = may_register && (own_state == OWN_REGISTERED || program_area || register_own() == 0);
     rt_cpu_rseq = use_own;
 }
 

@@ -12,8 +12,8 @@
 extern int rt_cpu_rseq;
 
 /* Process start-up, on the thread that sets the runtime up: glibc's areas,
- * else the runtime's own if the kernel takes one. */
-void rt_cpu_setup(void);
+ * else (if register_own) the runtime's own, if the kernel takes one. */
+void rt_cpu_setup(int register_own);
 
 /* The calling thread's CPU word (an rseq area's cpu_id), registering the
  * runtime's area for the thread first where those are in use. Never

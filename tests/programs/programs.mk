@@ -38,8 +38,9 @@ RCU_PROG_SRCS := $(wildcard tests/programs/rcu/*.c)
 RCU_PROG_BINS := $(foreach s,$(RCU_PROG_SRCS),$(PROG_DIR)/rcu_$(basename $(notdir $(s)))-rtdd \
                    $(PROG_DIR)/rcu_$(basename $(notdir $(s)))-static \
                    $(PROG_DIR)/rcu_$(basename $(notdir $(s)))-urcu)
-# read_side_no_rseq.c and read_side_no_kernel_rseq.c are read_side_direct.c run other ways.
-$(foreach v,rtdd static urcu,$(PROG_DIR)/rcu_read_side_no_rseq-$(v) $(PROG_DIR)/rcu_read_side_no_kernel_rseq-$(v)): \
+# read_side_no_rseq*.c and read_side_no_kernel_rseq.c are read_side_direct.c run other ways.
+$(foreach v,rtdd static urcu,$(PROG_DIR)/rcu_read_side_no_rseq-$(v) $(PROG_DIR)/rcu_read_side_no_rseq_registered-$(v) \
+    $(PROG_DIR)/rcu_read_side_no_kernel_rseq-$(v)): \
     tests/programs/rcu/read_side_direct.c
 $(PROG_DIR)/rcu_%-rtdd: tests/programs/rcu/%.c tests/programs/rcu/rcu_api.h $(BUILD)/lib/librtdd_rcu.so
 	@mkdir -p $(dir $@)

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/rseq.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -74,6 +75,10 @@ int main(void)
      * EINVAL where it does, ENOSYS or EPERM where it or a sandbox does not.) */
     int kernel_rseq = __rseq_size || syscall(SYS_rseq, NULL, 0, RSEQ_FLAG_UNREGISTER, 0) == 0 ||
                       (errno != ENOSYS && errno != EPERM);
+    /* Where glibc has none, the runtime registers its own unless told not to. */
+    const char *options = getenv("RTDD_OPTIONS");
+    if (!__rseq_size && options && strstr(options, "register_rseq=0"))
+        kernel_rseq = 0;
     if (__atomic_load_n(&rtdd_rcu_read_slow, __ATOMIC_RELAXED) & RTDD_RCU_SLOW_HOOKS) {
         if (!rec && kernel_rseq)
             printf("read side went through the runtime: no record attached (glibc's rseq size %u)\n", __rseq_size);
