@@ -19,6 +19,8 @@ static __thread struct rseq own_area __attribute__((tls_model("initial-exec"))) 
 static __thread int own_state __attribute__((tls_model("initial-exec")));
 /* The program's own area on this thread, while it has one registered. */
 static __thread const struct rseq *program_area __attribute__((tls_model("initial-exec")));
+/* The program unregistered glibc's area on this thread (to register its own). */
+static __thread int glibc_area_gone __attribute__((tls_model("initial-exec")));
 
 static const uint32_t cpu_unknown = (uint32_t)-1;
 
@@ -51,10 +53,10 @@ void rt_cpu_setup(int may_register)
 
 const volatile uint32_t *rt_cpu_thread_word(void)
 {
-    if (__rseq_size)
-        return glibc_word();
     if (program_area)
         return &program_area->cpu_id;
+    if (__rseq_size && !glibc_area_gone)
+        return glibc_word();
     if (use_own && (own_state == OWN_REGISTERED || register_own() == 0))
         return &own_area.cpu_id;
     return &cpu_unknown; /* the kernel refused (the program's area came first?) */
@@ -84,6 +86,9 @@ const volatile uint32_t *rt_cpu_after_unregister(const void *area, long result)
         program_area = NULL;
         if (own_state == OWN_YIELDED)
             register_own();
+    } else if (result == 0 && __rseq_size && (const char *)area + offsetof(struct rseq, cpu_id) ==
+                                                  (const char *)glibc_word()) {
+        glibc_area_gone = 1;
     }
     return rt_cpu_thread_word();
 }

@@ -12,8 +12,9 @@
 extern int rt_cpu_rseq;
 
 /* Process start-up, on the thread that sets the runtime up: glibc's areas,
- * else (if register_own) the runtime's own, if the kernel takes one. */
-void rt_cpu_setup(int register_own);
+ * else (if may_register: option register_rseq) the runtime's own, if the
+ * kernel takes one. */
+void rt_cpu_setup(int may_register);
 
 /* The calling thread's CPU word (an rseq area's cpu_id), registering the
  * runtime's area for the thread first where those are in use. Never
@@ -25,7 +26,8 @@ const volatile uint32_t *rt_cpu_thread_word(void);
  * says how that went and returns the thread's CPU word from now on. */
 void rt_cpu_before_register(void);
 const volatile uint32_t *rt_cpu_after_register(const void *area, long result);
-/* The program unregisters its area: the runtime's comes back. */
+/* The program unregisters an area (its own, or glibc's): the runtime's
+ * comes back where it had one. */
 const volatile uint32_t *rt_cpu_after_unregister(const void *area, long result);
 
 /* Reads a CPU word: -1 when unknown. */
