@@ -28,7 +28,7 @@ static int elision_requested(void)
 static int probe_mutex(void)
 {
     pthread_mutex_t m;
-    int tid = (int)syscall(SYS_gettid);
+    int tid = (int)rt_raw_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0);
     memset(&m, 0xa5, sizeof m);
     if (elision_requested() || rti_real.mutex_init(&m, NULL) != 0 || !all_zero(&m, sizeof m))
         return 0;

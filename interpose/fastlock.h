@@ -61,8 +61,8 @@ static inline int rti_fast_mutex_unlock(pthread_mutex_t *m)
     if (__libc_single_threaded) {
         __atomic_store_n(&m->__data.__lock, 0, __ATOMIC_RELEASE);
     } else if (__atomic_exchange_n(&m->__data.__lock, 0, __ATOMIC_RELEASE) > 1) {
-        long r = syscall(SYS_futex, &m->__data.__lock, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
-        (void)r;
+        /* Straight to the kernel: syscall() is the runtime's own wrapper. */
+        rt_raw_syscall6(SYS_futex, (long)&m->__data.__lock, FUTEX_WAKE_PRIVATE, 1, 0, 0, 0);
     }
     return 1;
 }

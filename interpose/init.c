@@ -30,7 +30,7 @@ static _Atomic int setup_started;
 
 __attribute__((noreturn)) static void die_now(int code)
 {
-    syscall(SYS_exit_group, code);
+    rt_raw_syscall6(SYS_exit_group, code, 0, 0, 0, 0, 0);
     __builtin_unreachable();
 }
 
@@ -153,7 +153,7 @@ static void fork_child(void)
     rt_watchdog_after_fork();
     rt_rcucheck_after_fork();
     rti_guard++;
-    rt_on_fork_child(rti_self, (int)syscall(SYS_gettid));
+    rt_on_fork_child(rti_self, (int)rt_raw_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0));
     rti_guard--;
 }
 
@@ -234,7 +234,7 @@ void rti_init(void)
 
 struct rt_thread *rti_thread_attach(void)
 {
-    struct rt_thread *t = rt_thread_new((int)syscall(SYS_gettid));
+    struct rt_thread *t = rt_thread_new((int)rt_raw_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0));
     if (!t)
         return NULL;
     t->handle = (uintptr_t)pthread_self();

@@ -4,6 +4,7 @@
 #ifndef RTDD_INTERPOSE_H
 #define RTDD_INTERPOSE_H
 #include "engine.h"
+#include "raw_syscall.h"
 #include "rt_common.h"
 #include <pthread.h>
 #include <threads.h>

@@ -116,10 +116,13 @@ exit-race)
     ;;
 kill-after-reports)
     # 20 reports, then SIGKILL: all 20 are in the log, complete (text and json).
+    # rtdd run executes the program in its own process, so $! is the
+    # reporter itself (under timeout(1) the kill would reach only timeout and
+    # leave the reporter paused for ever).
     for fmt in text json; do
         log=$work/log.$fmt
         mkfifo "$work/fifo.$fmt"
-        timeout -k 5 20 "$rtdd" run --log-path="$log" --report-format=$fmt -- "$bins/reporter" 20 pause \
+        "$rtdd" run --log-path="$log" --report-format=$fmt -- "$bins/reporter" 20 pause \
             >"$work/fifo.$fmt" 2>"$work/err" &
         pid=$!
         line=$(timeout 15 head -1 "$work/fifo.$fmt")
@@ -134,14 +137,15 @@ kill-after-reports)
     # SIGKILL in the middle of 8 threads reporting: whatever is in the log is whole.
     for i in $(seq 1 10); do
         log=$work/mid.$i
-        timeout 20 "$rtdd" run --log-path="$log" -- "$bins/report_storm" >/dev/null 2>&1 &
+        "$rtdd" run --log-path="$log" -- "$bins/report_storm" >/dev/null 2>&1 &
         pid=$!
-        sleep 0.0$((i * 3))
+        delay=$(printf "0.%02d" $((i * 3)))
+        sleep "$delay"
         kill -KILL $pid 2>/dev/null
         wait $pid
         touch "$log"
         out=$($check --kind active-lock-freed "$log") || bad "kill during reports, run $i: $out"
-        echo "    killed after 0.0$((i * 3)) s: $out"
+        echo "    killed after $delay s: $out"
     done
     ;;
 report-storm)
