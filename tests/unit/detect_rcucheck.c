@@ -35,8 +35,6 @@ START_TEST(freed_while_referenced)
 }
 END_TEST
 
-/* The leaf fast paths the hooks use record what the general functions do,
- * and decline (changing nothing) where those must run. */
 /* Without rseq areas (glibc's or the runtime's: a kernel or sandbox
  * without rseq) the CPU would cost a call: the fast paths always decline. */
 START_TEST(fast_paths_decline_without_cpu_areas)
@@ -57,6 +55,8 @@ START_TEST(fast_paths_decline_without_cpu_areas)
 }
 END_TEST
 
+/* The leaf fast paths the hooks use record what the general functions do,
+ * and decline (changing nothing) where those must run. */
 START_TEST(fast_paths_match_the_general_ones)
 {
     char *obj = malloc(64); /* call sites apart, as real ones are: each its own cache slot */
