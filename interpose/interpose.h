@@ -8,6 +8,7 @@
 #include "rt_common.h"
 #include <pthread.h>
 #include <threads.h>
+#include <stdarg.h>
 #include <stddef.h>
 
 #define RTI_TLS __thread __attribute__((tls_model("initial-exec")))
@@ -105,6 +106,9 @@ static inline int rti_resolved(void)
 /* A thread's state goes: its librtdd_rcu reader slot lets go of its
  * record (rcu_hooks.c). */
 RT_HIDDEN void rti_rcu_detach(struct rt_thread *t);
+/* syscall(2) as glibc's, SYS_rseq seen on the way (rseq.c): the program's
+ * calls and the private librtdd_rcu's. */
+RT_HIDDEN long rti_vsyscall(long number, va_list ap);
 
 /* Enters the runtime for bookkeeping: NULL means pass straight through. */
 static inline struct rt_thread *rti_enter(void)

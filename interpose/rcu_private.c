@@ -9,7 +9,6 @@
 #include "rt_alloc.h"
 #include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
 
 RT_HIDDEN int rti_rcu_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr);
 RT_HIDDEN int rti_rcu_mutex_lock(pthread_mutex_t *m);
@@ -19,7 +18,6 @@ RT_HIDDEN int rti_rcu_cond_wait(pthread_cond_t *c, pthread_mutex_t *m);
 RT_HIDDEN int rti_rcu_thread_create(pthread_t *tid, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
 RT_HIDDEN int rti_rcu_timedjoin(pthread_t tid, void **ret, const struct timespec *abstime);
 RT_HIDDEN long rti_rcu_syscall(long number, ...);
-RT_HIDDEN long rti_vsyscall(long number, va_list ap);
 
 int rti_rcu_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr)
 {

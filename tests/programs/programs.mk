@@ -14,6 +14,8 @@ $(PROG_DIR)/libearly.so: tests/programs/lib/early.c
 $(PROG_DIR)/early_constructor: tests/programs/early_constructor.c $(PROG_DIR)/libearly.so
 	@echo "  CC $@"; $(CC) $(PROG_CFLAGS) -o $@ $< -L$(PROG_DIR) -learly -Wl,-rpath,'$$ORIGIN'
 
+# rseq_own_area_glibc_off.c is rseq_own_area.c run another way.
+$(PROG_DIR)/rseq_own_area_glibc_off: tests/programs/rseq_own_area.c
 $(PROG_DIR)/%: tests/programs/%.c
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(PROG_CFLAGS) -o $@ $<

@@ -1,11 +1,15 @@
-/* A program that registers rseq areas of its own, as tcmalloc and librseq
- * do where glibc registers none, runs under rtdd as it does alone: the
- * area the runtime registers to read the CPU from makes way on the thread,
- * the CPU is read from the program's area while that is registered, and
- * the runtime's comes back when the program unregisters its own. Locks
- * are taken before, during and after, on two threads. */
+/* Programs that register rseq areas of their own run under rtdd as they do
+ * alone, on two threads, with locks taken at every step:
+ *  - where glibc registers none (rseq_own_area_glibc_off.c runs this file
+ *    so), the program registers, uses, unregisters and registers again its
+ *    own area as tcmalloc and librseq do: the area the runtime registered
+ *    to read the CPU from makes way on the thread, and comes back;
+ *  - where glibc has one, the program unregisters glibc's area, registers
+ *    its own, and puts glibc's back.
+ * Every rseq call succeeds as without rtdd, and nothing is reported (which
+ * area the runtime reads the CPU from meanwhile, detect/cpu.c, the program
+ * cannot see). */
 // expect: none
-// env: GLIBC_TUNABLES=glibc.pthread.rseq=0
 // no-output: FAIL
 #include <errno.h>
 #include <pthread.h>
@@ -15,7 +19,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define SIG 0x0badc0deu
+#define MY_SIG 0x0badc0deu
 static __thread struct rseq area;
 static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 
@@ -25,37 +29,55 @@ static void take(void)
     pthread_mutex_unlock(&m);
 }
 
-static void *run(void *arg)
+static long rseq_call(void *a, int flags, unsigned sig)
 {
-    const char *who = arg;
-    take();
+    return syscall(SYS_rseq, a, sizeof(struct rseq), flags, sig);
+}
+
+/* The program's own area, registered and used; 0 if the kernel took it. */
+static int use_own_area(const char *who)
+{
     area.cpu_id = (uint32_t)RSEQ_CPU_ID_UNINITIALIZED;
-    if (syscall(SYS_rseq, &area, sizeof area, 0, SIG) != 0) {
+    if (rseq_call(&area, 0, MY_SIG) != 0) {
         if (errno == ENOSYS || errno == EPERM)
             printf("%s: this kernel takes no rseq area\n", who);
         else
-            printf("FAIL: %s: registering its rseq area: %s\n", who, strerror(errno));
-        return NULL;
+            printf("FAIL: %s: registering its own area: %s\n", who, strerror(errno));
+        return -1;
     }
     take();
     if ((int32_t)area.cpu_id < 0)
         printf("FAIL: %s: the kernel does not keep the program's area current\n", who);
-    if (syscall(SYS_rseq, &area, sizeof area, RSEQ_FLAG_UNREGISTER, SIG) != 0)
-        printf("FAIL: %s: unregistering its rseq area: %s\n", who, strerror(errno));
+    return 0;
+}
+
+static void *run(void *arg)
+{
+    const char *who = arg;
+    void *glibc_area = (char *)__builtin_thread_pointer() + __rseq_offset;
     take();
-    /* Registered again, and left so at thread exit (the kernel lets go). */
-    if (syscall(SYS_rseq, &area, sizeof area, 0, SIG) != 0)
-        printf("FAIL: %s: registering its rseq area again: %s\n", who, strerror(errno));
+    if (__rseq_size && rseq_call(glibc_area, RSEQ_FLAG_UNREGISTER, RSEQ_SIG) != 0) {
+        printf("FAIL: %s: unregistering glibc's area: %s\n", who, strerror(errno));
+        return NULL;
+    }
+    take();
+    if (use_own_area(who) != 0)
+        return NULL;
+    if (rseq_call(&area, RSEQ_FLAG_UNREGISTER, MY_SIG) != 0)
+        printf("FAIL: %s: unregistering its own area: %s\n", who, strerror(errno));
+    take();
+    if (__rseq_size) {
+        if (rseq_call(glibc_area, 0, RSEQ_SIG) != 0)
+            printf("FAIL: %s: putting glibc's area back: %s\n", who, strerror(errno));
+    } else {
+        use_own_area(who); /* and left registered at thread exit: the kernel lets go */
+    }
     take();
     return NULL;
 }
 
 int main(void)
 {
-    if (__rseq_size) {
-        printf("glibc registered rseq areas: nothing to check\n");
-        return 0;
-    }
     pthread_t t;
     pthread_create(&t, NULL, run, "worker");
     pthread_join(t, NULL);
