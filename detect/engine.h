@@ -72,6 +72,13 @@ void rt_annotate_nested(struct rt_thread *t, uintptr_t addr, unsigned subclass, 
 /* Slow paths of the inline fast paths below. */
 struct rt_lock *rt_lock_lookup_slow(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type, uintptr_t pc);
 rt_stack_id rt_site_stack_slow(struct rt_thread *t, uintptr_t pc);
+/* The stack a call site's first call was captured with, from any thread
+ * (for a site never seen: a stack of that one address); no capture. */
+rt_stack_id rt_site_stack_known(uintptr_t pc);
+/* The same for reports (it symbolizes): a site never seen, such as one
+ * record mode recorded inline, gets the callers of its function from a
+ * captured stack through that function, hint's first. */
+rt_stack_id rt_site_stack_complete(uintptr_t pc, rt_stack_id hint);
 uint64_t rt_on_lock_pre_nested(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uintptr_t pc);
 void rt_on_lock_acquired_slow(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uint64_t chain,
                               uintptr_t pc);
@@ -141,7 +148,7 @@ RT_FAST uint64_t rt_chain_step(uint64_t chain, const struct rt_lock *lock, unsig
 RT_FAST uint64_t rt_on_lock_pre(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uintptr_t pc)
 {
     /* The chain of a lone lock is computed only when something nests in it. */
-    if (__builtin_expect((t->nheld | t->rcu.depth) == 0, 1))
+    if (__builtin_expect(rt_thread_busy(t) == 0, 1))
         return 0;
     return rt_on_lock_pre_nested(t, lock, flags, pc);
 }

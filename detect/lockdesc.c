@@ -101,7 +101,7 @@ void rt_report_held_locks(struct rt_report *r, const struct rt_thread *t, const 
     unsigned shown = 0;
     if (section) {
         rt_lock_name(section, section->addr, name, sizeof name);
-        rt_stack_site(t->rcu.enter_stack, site, sizeof site);
+        rt_stack_site(rt_rcu_enter_stack(t), site, sizeof site);
         rt_report_text(r, " #%u: %s (read), taken at %s", shown++, name, site);
     }
     for (unsigned i = 0; i < t->nheld && shown < 16; i++) {

@@ -7,6 +7,7 @@
 #include "rt_alloc.h"
 #include "rt_common.h"
 #include "runtime.h"
+#include "symbolize.h"
 #include "unwind.h"
 #include "watchdog.h"
 
@@ -34,6 +35,63 @@ static rt_stack_id site_lookup_global(uintptr_t pc)
         s->next = head;
     while (!__atomic_compare_exchange_n(bucket, &head, s, 0, __ATOMIC_RELEASE, __ATOMIC_ACQUIRE));
     return stack;
+}
+
+static const struct site *site_find(uintptr_t pc)
+{
+    const struct site *s = __atomic_load_n(&site_buckets[rt_hash64(pc) & (SITE_BUCKETS - 1)], __ATOMIC_ACQUIRE);
+    for (; s; s = __atomic_load_n(&s->next, __ATOMIC_ACQUIRE))
+        if (s->pc == pc)
+            return s;
+    return NULL;
+}
+
+rt_stack_id rt_site_stack_known(uintptr_t pc)
+{
+    const struct site *s = site_find(pc);
+    if (s)
+        return s->stack;
+    return pc ? rt_stack_intern(&pc, NULL, 1) : 0;
+}
+
+/* pc, then the frames of stack id that lie beyond its frame in the
+ * function [lo, hi) (return addresses: lo < frame <= hi); 0 if the stack
+ * does not pass through that function. */
+static rt_stack_id through_function(rt_stack_id id, uintptr_t lo, uintptr_t hi, uintptr_t pc)
+{
+    const uintptr_t *pcs;
+    const uint32_t *sizes;
+    unsigned n = id ? rt_stack_get(id, &pcs, &sizes) : 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (pcs[i] <= lo || pcs[i] > hi)
+            continue;
+        uintptr_t out[RT_STACK_MAX];
+        uint32_t out_sizes[RT_STACK_MAX];
+        unsigned k = 0;
+        for (unsigned j = i; j < n && k < RT_STACK_MAX; j++, k++) {
+            out[k] = j == i ? pc : pcs[j];
+            out_sizes[k] = sizes ? sizes[j] : 0;
+        }
+        return rt_stack_intern(out, out_sizes, k);
+    }
+    return 0;
+}
+
+rt_stack_id rt_site_stack_complete(uintptr_t pc, rt_stack_id hint)
+{
+    const struct site *s = site_find(pc);
+    if (s)
+        return s->stack;
+    struct rt_symbol sym;
+    if (!pc || !rt_opt.symbolize || rt_symbolize(pc, &sym) != 0 || !sym.size)
+        return rt_site_stack_known(pc);
+    uintptr_t lo = pc - 1 - sym.offset, hi = lo + sym.size;
+    rt_stack_id found = through_function(hint, lo, hi, pc);
+    for (unsigned b = 0; !found && b < SITE_BUCKETS; b++)
+        for (s = __atomic_load_n(&site_buckets[b], __ATOMIC_ACQUIRE); s && !found;
+             s = __atomic_load_n(&s->next, __ATOMIC_ACQUIRE))
+            found = through_function(s->stack, lo, hi, pc);
+    return found ? found : rt_site_stack_known(pc);
 }
 
 rt_stack_id rt_site_stack_slow(struct rt_thread *t, uintptr_t pc)
@@ -140,7 +198,7 @@ uint64_t rt_on_lock_pre_nested(struct rt_thread *t, struct rt_lock *lock, unsign
 {
     /* A read section entered inline comes first on the stack: the edge
      * rcu_read_lock -> lock. */
-    if (t->rcu.depth)
+    if (t->rcu.depth | (uint32_t)*t->rcu_ctr)
         rt_rcu_materialize(t);
     if (t->nheld == 0)
         return 0;
@@ -245,6 +303,7 @@ struct holder_search {
     uint8_t mode;
     int count, tid;
     rt_stack_id stack;
+    uintptr_t section_pc; /* a read section recorded inline: where it began (its stack is made after the walk) */
 };
 
 static void find_holder(struct rt_thread *t, void *arg)
@@ -253,7 +312,7 @@ static void find_holder(struct rt_thread *t, void *arg)
     if (s->mode == RT_HOLD_READ && s->lock->rcu_pseudo == 1 && rt_rcu_unmaterialized_lock(t) == s->lock) {
         if (!s->count++) {
             s->tid = t->tid;
-            s->stack = t->rcu.enter_stack;
+            s->section_pc = rt_rcu_enter_pc(t);
         }
         return;
     }
@@ -284,7 +343,7 @@ int rt_lock_readers(const struct rt_lock *l, int *tid, rt_stack_id *stack)
     if (tid)
         *tid = s.tid;
     if (stack)
-        *stack = s.stack;
+        *stack = s.section_pc ? rt_site_stack_known(s.section_pc) : s.stack;
     return s.count;
 }
 

@@ -32,9 +32,67 @@ static inline uint64_t rcu_clock(void)
 {
     return __atomic_load_n(&rt_rcu_epoch, __ATOMIC_ACQUIRE);
 }
+
+/* In record mode the clock is librtdd_rcu's grace-period word's upper 31
+ * bits (RTDD_RCU_CLOCK_SHIFT): every rcu_read_lock() snapshots them into
+ * its slot's word, so a section's entry clock costs the reader nothing.
+ * rt_rcu_epoch follows it as the full 64-bit clock. */
+static uint64_t *_Atomic clock_word;
+#define CLOCK_BITS (64 - RTDD_RCU_CLOCK_SHIFT)
+
+/* The full clock a 31-bit one stands for: the one nearest the current
+ * clock (sections and notes are never 2^30 steps old). */
+static uint64_t clock_from_word(uint64_t word)
+{
+    uint64_t now = rcu_clock();
+    uint32_t c = (uint32_t)(word >> RTDD_RCU_CLOCK_SHIFT);
+    int32_t diff = (int32_t)((c - (uint32_t)now) << 1) >> 1;
+    return now + (uint64_t)(int64_t)diff;
+}
+
+/* The inline read side compares a line's clock with its section's modulo
+ * 2^31: every 2^29 steps, lines more than that far behind are raised to
+ * stay inside the window. Not while grace periods lag that far behind (the
+ * raised lines would look referenced to free()); such a program may miss
+ * notes after 2^30 more steps. */
+#define LINE_REFRESH (1ull << (CLOCK_BITS - 2))
+static void refresh_lines(uint64_t now)
+{
+    if (now < LINE_REFRESH)
+        return;
+    uint64_t target = now - LINE_REFRESH;
+    if (__atomic_load_n(&rt_rcu_gp_floor, __ATOMIC_ACQUIRE) <= target)
+        return;
+    for (size_t i = 0; i < (1u << RT_RCU_LINE_BITS); i++) {
+        uint64_t c = __atomic_load_n(&rt_rcu_line_clock[i], __ATOMIC_RELAXED);
+        while (c < target && !__atomic_compare_exchange_n(&rt_rcu_line_clock[i], &c, target, 1, __ATOMIC_RELAXED,
+                                                          __ATOMIC_RELAXED))
+            ;
+    }
+}
+
 static inline uint64_t rcu_tick(void)
 {
-    return __atomic_add_fetch(&rt_rcu_epoch, 1, __ATOMIC_ACQ_REL);
+    uint64_t *word = __atomic_load_n(&clock_word, __ATOMIC_ACQUIRE);
+    if (!word)
+        return __atomic_add_fetch(&rt_rcu_epoch, 1, __ATOMIC_ACQ_REL);
+    uint64_t now = clock_from_word(__atomic_add_fetch(word, 1ull << RTDD_RCU_CLOCK_SHIFT, __ATOMIC_SEQ_CST));
+    uint64_t cur = __atomic_load_n(&rt_rcu_epoch, __ATOMIC_RELAXED);
+    while (cur < now && !__atomic_compare_exchange_n(&rt_rcu_epoch, &cur, now, 1, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+        ;
+    if ((now & (LINE_REFRESH - 1)) == 0)
+        refresh_lines(now);
+    return now;
+}
+
+void rt_rcu_set_clock_word(uint64_t *gp_word)
+{
+    const uint64_t low = (1ull << RTDD_RCU_CLOCK_SHIFT) - 1;
+    uint64_t w = __atomic_load_n(gp_word, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(gp_word, &w, (w & low) | rcu_clock() << RTDD_RCU_CLOCK_SHIFT, 1,
+                                        __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+        ;
+    __atomic_store_n(&clock_word, gp_word, __ATOMIC_RELEASE);
 }
 
 /* The begin clock of the latest grace period that completed, per flavour:
@@ -86,7 +144,6 @@ char rt_rcu_anchors[RT_RCU_FLAVORS][2];
 #define anchors rt_rcu_anchors
 
 /* The record the inline read side shares with us. */
-_Static_assert(RT_RCU_RTDD == 0, "record mode stores flavour 0");
 _Static_assert(RTDD_RCU_REC_LINE_SHIFT == RT_LINE_SHIFT && RTDD_RCU_REC_LINE_BITS == RT_RCU_LINE_BITS,
                "record mode indexes the line clocks as the runtime does");
 _Static_assert(sizeof(rt_stack_id) == sizeof(uint32_t), "record mode stores stack ids");
@@ -123,6 +180,65 @@ int rt_rcu_forgotten_at_fork(const struct rt_lock *l, uintptr_t addr)
            (addr == (uintptr_t)&anchors[RT_RCU_RTDD][0] || addr == (uintptr_t)&anchors[RT_RCU_RTDD][1]);
 }
 
+/* The thread's current read section, as the checks see it: one the
+ * runtime tracks itself, else the librtdd_rcu section its slot's word
+ * holds (record mode). Other threads may ask. */
+struct section {
+    unsigned depth;
+    uint8_t flavor;
+    uint64_t clock;
+};
+static int section_of(const struct rt_thread *t, struct section *s)
+{
+    unsigned depth = __atomic_load_n(&t->rcu.depth, __ATOMIC_ACQUIRE);
+    if (depth) {
+        s->depth = depth;
+        s->flavor = __atomic_load_n(&t->rcu.flavor, __ATOMIC_RELAXED);
+        s->clock = __atomic_load_n(&t->rcu.enter_clock, __ATOMIC_RELAXED);
+        return 1;
+    }
+    uint64_t word = __atomic_load_n(t->rcu_ctr, __ATOMIC_ACQUIRE);
+    if (!(word & RTDD_RCU_NEST_MASK))
+        return 0;
+    s->depth = (unsigned)(word & RTDD_RCU_NEST_MASK);
+    s->flavor = RT_RCU_RTDD;
+    s->clock = clock_from_word(word);
+    return 1;
+}
+
+/* Does librtdd_rcu's slot track f's sections of this thread? */
+static inline int slot_tracked(const struct rt_thread *t, enum rt_rcu_flavor f)
+{
+    return f == RT_RCU_RTDD && t->rcu_slot != NULL;
+}
+
+#define PC_MASK ((1ull << RTDD_RCU_REC_PC_BITS) - 1)
+static inline uint64_t entry_of(uintptr_t pc, int cpu)
+{
+    return (pc & PC_MASK) | (uint64_t)(uint16_t)cpu << RTDD_RCU_REC_PC_BITS;
+}
+static inline int entry_cpu(uint64_t entry)
+{
+    uint16_t cpu = (uint16_t)(entry >> RTDD_RCU_REC_PC_BITS);
+    return cpu == 0xffff ? -1 : cpu;
+}
+
+uint64_t rt_rcu_enter_clock(const struct rt_thread *t)
+{
+    struct section s;
+    return section_of(t, &s) ? s.clock : 0;
+}
+
+uintptr_t rt_rcu_enter_pc(const struct rt_thread *t)
+{
+    return (uintptr_t)(__atomic_load_n(&t->rcu.entry, __ATOMIC_RELAXED) & PC_MASK);
+}
+
+rt_stack_id rt_rcu_enter_stack(const struct rt_thread *t)
+{
+    return rt_site_stack_known(rt_rcu_enter_pc(t));
+}
+
 static rt_stack_id here(void)
 {
     return rt_stack_capture((unsigned)rt_opt.stack_depth);
@@ -143,38 +259,26 @@ static void report_simple(struct rt_thread *t, enum rt_kind kind, const char *he
         rt_report_stack(r, here(), "%s/%d %s at:", comm, t->tid, what);
     else
         rt_report_text(r, "%s/%d is exiting", comm, t->tid);
-    if (t->rcu.depth)
-        rt_report_stack(r, t->rcu.enter_stack, "inside the %s read-side critical section (depth %u) it entered at:",
-                        flavor_names[t->rcu.flavor], t->rcu.depth);
+    struct section sec;
+    if (section_of(t, &sec))
+        rt_report_stack(r, rt_site_stack_complete(rt_rcu_enter_pc(t), 0),
+                        "inside the %s read-side critical section (depth %u) it entered at:", flavor_names[sec.flavor],
+                        sec.depth);
     if (explain)
         rt_report_text(r, "%s", explain);
     rt_report_held_locks(r, t, comm);
     rt_report_finish(r);
 }
 
-void rt_rcu_read_enter(struct rt_thread *t, enum rt_rcu_flavor f, uintptr_t pc)
+/* Record mode: while the section's pseudo-lock is on the held stack, its
+ * events must all reach us (its end pops it): the record is withheld from
+ * the inline read side. */
+static void gate(struct rt_thread *t, int on)
 {
-    mark_in_use();
-    unsigned depth = t->rcu.depth;
-    if (depth) {
-        t->rcu.depth = depth + 1;
-        return;
-    }
-    /* Outermost: a read acquisition of the flavour's RCU lock. */
-    note_flavor(f);
-    struct rt_lock *l = pseudo(t, f, 0, pc);
-    t->rcu.flavor = (uint8_t)f;
-    t->rcu.enter_stack = rt_site_stack(t, pc);
-    t->rcu.enter_cpu = (int16_t)rt_thread_cpu(t);
-    t->rcu.nderef = 0;
-    /* Pushed before the depth is set, so that the push is not taken for
-     * a lock inside a section recorded inline (rt_rcu_materialize). */
-    if (l) {
-        uint64_t chain = rt_on_lock_pre(t, l, RT_ACQ_READ, pc);
-        rt_on_lock_acquired(t, l, RT_ACQ_READ, chain, pc);
-    }
-    __atomic_store_n(&t->rcu.enter_clock, rcu_clock(), __ATOMIC_RELAXED);
-    __atomic_store_n(&t->rcu.depth, 1, __ATOMIC_RELEASE);
+    struct rtdd_rcu_reader *slot = t->rcu_slot;
+    t->rcu_gated = (uint8_t)on;
+    if (slot)
+        __atomic_store_n(&slot->record, on ? NULL : &t->rcu, __ATOMIC_RELEASE);
 }
 
 /* Is the thread's section (of its current flavour) on its held stack?
@@ -190,23 +294,106 @@ static int section_on_stack(const struct rt_thread *t, unsigned f)
     return 0;
 }
 
-void rt_rcu_record_link(struct rt_thread *t)
+/* A section begins: where, and on which CPU; its dereferences so far are
+ * none. */
+static void section_begins(struct rt_thread *t, uintptr_t pc)
+{
+    if (pc)
+        rt_site_stack(t, pc); /* captured now: reports name the site later */
+    __atomic_store_n(&t->rcu.entry, entry_of(pc, rt_thread_cpu(t)), __ATOMIC_RELAXED);
+    __atomic_store_n(&t->rcu.nderef, 0, __ATOMIC_RELEASE);
+}
+
+/* A section ends: counted (per thread, no shared write), and its
+ * dereferences are forgotten before another section can begin. */
+static void section_ends(struct rt_thread *t)
+{
+    __atomic_store_n(&t->rcu.nderef, 0, __ATOMIC_RELAXED);
+    t->rcu.sections++;
+    int cpu = entry_cpu(t->rcu.entry);
+    if (cpu >= 0 && rt_thread_cpu(t) != cpu)
+        t->rcu.migrated++;
+}
+
+void rt_rcu_read_enter(struct rt_thread *t, enum rt_rcu_flavor f, uintptr_t pc)
 {
     mark_in_use();
+    if (slot_tracked(t, f)) {
+        /* The slot counts the nesting and holds the entry clock. */
+        if ((__atomic_load_n(t->rcu_ctr, __ATOMIC_RELAXED) & RTDD_RCU_NEST_MASK) != 1)
+            return;
+        note_flavor(f);
+        section_begins(t, pc);
+        if (t->nheld) {
+            struct rt_lock *l = pseudo(t, f, 0, pc);
+            if (l) {
+                uint64_t chain = rt_on_lock_pre(t, l, RT_ACQ_READ, pc);
+                rt_on_lock_acquired(t, l, RT_ACQ_READ, chain, pc);
+                gate(t, 1);
+            }
+        }
+        return;
+    }
+    unsigned depth = t->rcu.depth;
+    if (depth) {
+        t->rcu.depth = depth + 1;
+        return;
+    }
+    /* Outermost: a read acquisition of the flavour's RCU lock. */
+    note_flavor(f);
+    struct rt_lock *l = pseudo(t, f, 0, pc);
+    t->rcu.flavor = (uint8_t)f;
+    section_begins(t, pc);
+    /* Pushed before the depth is set, so that the push is not taken for
+     * a lock inside a section recorded inline (rt_rcu_materialize). */
+    if (l) {
+        uint64_t chain = rt_on_lock_pre(t, l, RT_ACQ_READ, pc);
+        rt_on_lock_acquired(t, l, RT_ACQ_READ, chain, pc);
+    }
+    __atomic_store_n(&t->rcu.enter_clock, rcu_clock(), __ATOMIC_RELAXED);
+    __atomic_store_n(&t->rcu.depth, 1, __ATOMIC_RELEASE);
+}
+
+void rt_rcu_attach(struct rt_thread *t, struct rtdd_rcu_reader *slot)
+{
+    if (t->rcu_slot == slot && (t->rcu_gated || __atomic_load_n(&slot->record, __ATOMIC_RELAXED) == &t->rcu))
+        return;
+    /* A librtdd_rcu section the runtime tracks itself is seen to its end. */
+    if (t->rcu.depth && t->rcu.flavor == RT_RCU_RTDD)
+        return;
+    if (t->rcu_slot && t->rcu_slot != slot)
+        rt_rcu_detach(t);
+    mark_in_use();
     note_flavor(RT_RCU_RTDD);
-    t->rcu.nheld = &t->nheld;
-    t->rcu.epoch = (const uint64_t *)&rt_rcu_epoch;
     t->rcu.line_clock = (const uint64_t *)rt_rcu_line_clock;
+    /* A section already open here began unseen: where is unknown. */
+    if (__atomic_load_n(&slot->ctr, __ATOMIC_RELAXED) & RTDD_RCU_NEST_MASK) {
+        __atomic_store_n(&t->rcu.entry, entry_of(0, -1), __ATOMIC_RELAXED);
+        __atomic_store_n(&t->rcu.nderef, 0, __ATOMIC_RELAXED);
+    }
+    t->rcu_slot = slot;
+    __atomic_store_n(&t->rcu_ctr, &slot->ctr, __ATOMIC_RELEASE);
+    gate(t, 0);
+}
+
+void rt_rcu_detach(struct rt_thread *t)
+{
+    struct rtdd_rcu_reader *slot = t->rcu_slot;
+    if (!slot)
+        return;
+    struct rtdd_rcu_record *mine = &t->rcu;
+    __atomic_compare_exchange_n(&slot->record, &mine, NULL, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->rcu_ctr, &rt_thread_no_rcu_ctr, __ATOMIC_RELEASE);
+    t->rcu_slot = NULL;
+    t->rcu_gated = 0;
 }
 
 struct rt_lock *rt_rcu_unmaterialized_lock(const struct rt_thread *t)
 {
-    if (!__atomic_load_n(&t->rcu.depth, __ATOMIC_ACQUIRE))
+    struct section s;
+    if (!section_of(t, &s) || s.flavor >= RT_RCU_FLAVORS || section_on_stack(t, s.flavor))
         return NULL;
-    unsigned f = __atomic_load_n(&t->rcu.flavor, __ATOMIC_RELAXED);
-    if (f >= RT_RCU_FLAVORS || section_on_stack(t, f))
-        return NULL;
-    return __atomic_load_n(&readers_lock[f], __ATOMIC_ACQUIRE);
+    return __atomic_load_n(&readers_lock[s.flavor], __ATOMIC_ACQUIRE);
 }
 
 void rt_rcu_materialize(struct rt_thread *t)
@@ -214,19 +401,40 @@ void rt_rcu_materialize(struct rt_thread *t)
     struct rt_lock *l = rt_rcu_unmaterialized_lock(t);
     if (!l)
         return;
-    /* Pushed as if taken when the section began (no lock was held then,
-     * or the section would have been pushed at once): no edge into it. */
-    rt_on_lock_acquired_at(t, l, RT_ACQ_READ, t->rcu.enter_stack, t->rcu.enter_cpu);
+    /* Pushed as if taken when the section began: no edge into it (none
+     * is needed: a read section never waits, so no deadlock goes through
+     * an edge that leads into it). */
+    uint64_t entry = __atomic_load_n(&t->rcu.entry, __ATOMIC_RELAXED);
+    rt_on_lock_acquired_at(t, l, RT_ACQ_READ, rt_site_stack_known((uintptr_t)(entry & PC_MASK)), entry_cpu(entry));
+    if (!t->rcu.depth && t->rcu_slot)
+        gate(t, 1);
+}
+
+void rt_rcu_read_unbalanced(struct rt_thread *t, uintptr_t pc)
+{
+    (void)pc;
+    report_simple(t, RT_KIND_RCU_UNBALANCED, "WARNING: bad rcu_read_unlock() nesting",
+                  "calls rcu_read_unlock() outside any read-side critical section",
+                  "There is no matching rcu_read_lock(): the unlock would end a section that another "
+                  "rcu_read_lock() of this thread still needs, or underflow the nesting count.");
 }
 
 void rt_rcu_read_exit(struct rt_thread *t, enum rt_rcu_flavor f, uintptr_t pc)
 {
+    if (slot_tracked(t, f)) {
+        /* Called after the slot's word dropped: 0 now is the outermost. */
+        if (__atomic_load_n(t->rcu_ctr, __ATOMIC_RELAXED) & RTDD_RCU_NEST_MASK)
+            return;
+        section_ends(t);
+        if (t->nheld && section_on_stack(t, f))
+            rt_on_lock_release(t, (uintptr_t)&anchors[f][0], pc);
+        if (t->rcu_gated)
+            gate(t, 0);
+        return;
+    }
     unsigned depth = t->rcu.depth;
     if (depth == 0) {
-        report_simple(t, RT_KIND_RCU_UNBALANCED, "WARNING: bad rcu_read_unlock() nesting",
-                      "calls rcu_read_unlock() outside any read-side critical section",
-                      "There is no matching rcu_read_lock(): the unlock would end a section that another "
-                      "rcu_read_lock() of this thread still needs, or underflow the nesting count.");
+        rt_rcu_read_unbalanced(t, pc);
         return;
     }
     if (depth > 1) {
@@ -234,21 +442,21 @@ void rt_rcu_read_exit(struct rt_thread *t, enum rt_rcu_flavor f, uintptr_t pc)
         return;
     }
     __atomic_store_n(&t->rcu.depth, 0, __ATOMIC_RELEASE);
-    /* Counted per thread (no shared write per section), summed at exit. */
-    t->rcu.sections++;
-    if (rt_thread_cpu(t) != t->rcu.enter_cpu)
-        t->rcu.migrated++;
+    section_ends(t);
     if (t->nheld && section_on_stack(t, f))
         rt_on_lock_release(t, (uintptr_t)&anchors[f][0], pc);
 }
 
 void rt_rcu_dereference(struct rt_thread *t, const void *value, uintptr_t pc)
 {
-    if (!t->rcu.depth || !value)
+    struct section s;
+    if (!value || !section_of(t, &s))
         return;
-    rt_rcu_note_referenced((uintptr_t)value, __atomic_load_n(&t->rcu.enter_clock, __ATOMIC_RELAXED));
-    unsigned i = t->rcu.nderef++ % RT_RCU_DEREFS;
-    t->rcu.deref[i].stack = rt_site_stack(t, pc);
+    rt_rcu_note_referenced((uintptr_t)value, s.clock);
+    rt_site_stack(t, pc); /* captured now: reports name the site later */
+    unsigned i = t->rcu.nderef % RT_RCU_DEREFS;
+    __atomic_store_n(&t->rcu.nderef, t->rcu.nderef + 1, __ATOMIC_RELAXED);
+    t->rcu.deref[i].pc = pc;
     __atomic_store_n(&t->rcu.deref[i].value, (uintptr_t)value, __ATOMIC_RELEASE);
 }
 
@@ -278,7 +486,8 @@ void rt_rcu_wait_begin(struct rt_thread *t, enum rt_rcu_flavor f, int barrier, u
 {
     mark_in_use();
     const char *what = barrier ? "rcu_barrier()" : "synchronize_rcu()";
-    if (t->rcu.depth) {
+    struct section sec;
+    if (section_of(t, &sec)) {
         char calls[64];
         struct rt_buf b;
         rt_buf_init(&b, calls, sizeof calls);
@@ -306,17 +515,17 @@ void rt_rcu_wait_begin(struct rt_thread *t, enum rt_rcu_flavor f, int barrier, u
 }
 
 /* Readers of flavour f still inside a section they entered before clock. */
-struct stale_search { enum rt_rcu_flavor f; uint64_t before; struct rt_thread *found; uint64_t clock; rt_stack_id stack; int tid; };
+struct stale_search { enum rt_rcu_flavor f; uint64_t before; struct rt_thread *found; uint64_t clock; uintptr_t entry_pc; int tid; };
 static void find_stale(struct rt_thread *t, void *arg)
 {
     struct stale_search *s = arg;
-    if (s->found || !__atomic_load_n(&t->rcu.depth, __ATOMIC_ACQUIRE) || t->rcu.flavor != s->f)
+    struct section sec;
+    if (s->found || !section_of(t, &sec) || sec.flavor != s->f)
         return;
-    uint64_t c = __atomic_load_n(&t->rcu.enter_clock, __ATOMIC_RELAXED);
-    if (c < s->before) {
+    if (sec.clock < s->before) {
         s->found = t;
-        s->clock = c;
-        s->stack = t->rcu.enter_stack;
+        s->clock = sec.clock;
+        s->entry_pc = rt_rcu_enter_pc(t);
         s->tid = t->tid;
     }
 }
@@ -333,8 +542,8 @@ static void check_gp(struct rt_thread *t, enum rt_rcu_flavor f, uint64_t began, 
     for (int i = 0; i < 20; i++) {
         struct timespec ts = { 0, 5000000 };
         nanosleep(&ts, NULL);
-        if (__atomic_load_n(&s.found->rcu.depth, __ATOMIC_ACQUIRE) == 0 ||
-            __atomic_load_n(&s.found->rcu.enter_clock, __ATOMIC_RELAXED) != s.clock)
+        struct section sec;
+        if (!section_of(s.found, &sec) || sec.clock != s.clock)
             return;
     }
     char comm[32], rcomm[32];
@@ -345,7 +554,8 @@ static void check_gp(struct rt_thread *t, enum rt_rcu_flavor f, uint64_t began, 
         return;
     rt_report_headline(r, "BUG: grace period ended while a pre-existing reader was still running");
     rt_report_stack(r, here(), "%s/%d: %s (%s) ended at:", comm, t->tid, what, flavor_names[f]);
-    rt_report_stack(r, s.stack, "while %s/%d is still inside the read-side critical section it entered before "
+    rt_report_stack(r, rt_site_stack_complete(s.entry_pc, 0),
+                    "while %s/%d is still inside the read-side critical section it entered before "
                                 "the grace period began, at:", rcomm, s.tid);
     rt_report_text(r, "The RCU implementation broke its guarantee: memory freed after this grace period may still be "
                       "in use by that reader.");
@@ -356,7 +566,8 @@ void rt_rcu_wait_end(struct rt_thread *t, enum rt_rcu_flavor f, int barrier, uin
 {
     (void)pc;
     __atomic_store_n(&t->rcu_waiting_for, NULL, __ATOMIC_RELEASE);
-    if (barrier || t->rcu.depth)
+    struct section sec;
+    if (barrier || section_of(t, &sec))
         return;
     uint64_t began = t->rcu.wait_clock;
     check_gp(t, f, began, "synchronize_rcu()");
@@ -457,37 +668,38 @@ void rt_rcu_callback_end(struct rt_thread *t, enum rt_rcu_flavor f, const void *
 struct ref_search {
     uintptr_t start, end, unpub_clock;
     int tid;
-    rt_stack_id enter_stack, deref_stack;
+    uintptr_t entry_pc, deref_pc;
     uint8_t flavor;
 };
 static void find_reference(struct rt_thread *t, void *arg)
 {
     struct ref_search *s = arg;
-    if (s->tid || !__atomic_load_n(&t->rcu.depth, __ATOMIC_ACQUIRE))
+    struct section sec;
+    if (s->tid || !section_of(t, &sec))
         return;
-    uint64_t entered = __atomic_load_n(&t->rcu.enter_clock, __ATOMIC_RELAXED);
     /* A grace period that began after this reader entered has completed:
      * the reader has left already; its state lags behind. */
-    if (entered < __atomic_load_n(&gp_done[t->rcu.flavor], __ATOMIC_ACQUIRE))
+    if (sec.clock < __atomic_load_n(&gp_done[sec.flavor], __ATOMIC_ACQUIRE))
         return;
-    unsigned n = t->rcu.nderef < RT_RCU_DEREFS ? t->rcu.nderef : RT_RCU_DEREFS;
+    unsigned nderef = __atomic_load_n(&t->rcu.nderef, __ATOMIC_ACQUIRE);
+    unsigned n = nderef < RT_RCU_DEREFS ? nderef : RT_RCU_DEREFS;
     for (unsigned i = 0; i < n; i++) {
         uintptr_t v = __atomic_load_n(&t->rcu.deref[i].value, __ATOMIC_ACQUIRE);
         if (v >= s->start && v < s->end) {
             s->tid = t->tid;
-            s->enter_stack = t->rcu.enter_stack;
-            s->deref_stack = t->rcu.deref[i].stack;
-            s->flavor = t->rcu.flavor;
+            s->entry_pc = rt_rcu_enter_pc(t);
+            s->deref_pc = __atomic_load_n(&t->rcu.deref[i].pc, __ATOMIC_RELAXED);
+            s->flavor = sec.flavor;
             return;
         }
     }
     /* Unpublished and freed with no grace period in between, while this
      * reader, older than the unpublish, still runs. */
-    if (s->unpub_clock && entered < s->unpub_clock) {
+    if (s->unpub_clock && sec.clock < s->unpub_clock) {
         s->tid = t->tid;
-        s->enter_stack = t->rcu.enter_stack;
-        s->deref_stack = 0;
-        s->flavor = t->rcu.flavor;
+        s->entry_pc = rt_rcu_enter_pc(t);
+        s->deref_pc = 0;
+        s->flavor = sec.flavor;
     }
 }
 
@@ -535,10 +747,14 @@ void rt_rcu_on_free(struct rt_thread *t, uintptr_t start, size_t len, uintptr_t 
     rt_report_headline(r, "BUG: %s/%d, freeing [0x%lx-0x%lx] still referenced by an RCU reader!", comm, t->tid,
                        (unsigned long)start, (unsigned long)(start + len));
     rt_report_stack(r, here(), "free() by %s/%d at:", comm, t->tid);
-    rt_report_stack(r, s.enter_stack, "the reader %s/%d is inside the %s read-side critical section it entered at:",
+    /* Sites recorded inline may never have been captured: their callers
+     * come from a stack through the same function, the entry's first. */
+    rt_stack_id enter_stack = rt_site_stack_complete(s.entry_pc, 0);
+    rt_report_stack(r, enter_stack, "the reader %s/%d is inside the %s read-side critical section it entered at:",
                     rcomm, s.tid, flavor_names[s.flavor]);
-    if (s.deref_stack)
-        rt_report_stack(r, s.deref_stack, "and obtained this object with rcu_dereference() at:");
+    if (s.deref_pc)
+        rt_report_stack(r, rt_site_stack_complete(s.deref_pc, enter_stack),
+                        "and obtained this object with rcu_dereference() at:");
     if (unpub_stack)
         rt_report_stack(r, unpub_stack, "the object was unpublished with no grace period before this free, at:");
     rt_report_text(r, "Hint: free it with call_rcu(), or after synchronize_rcu().");
@@ -547,14 +763,28 @@ void rt_rcu_on_free(struct rt_thread *t, uintptr_t start, size_t len, uintptr_t 
 
 void rt_rcu_on_thread_exit(struct rt_thread *t)
 {
-    if (!t->rcu.depth)
+    struct section sec;
+    if (!section_of(t, &sec))
         return;
     report_simple(t, RT_KIND_RCU_EXIT_IN_READER, "WARNING: thread exited inside an RCU read-side critical section",
                   NULL, "A reader that never leaves holds up every later grace period (librtdd_rcu ends the "
                         "section by force; liburcu waits forever).");
-    __atomic_store_n(&t->rcu.depth, 0, __ATOMIC_RELEASE);
-    if (t->rcu.flavor < RT_RCU_FLAVORS && section_on_stack(t, t->rcu.flavor))
-        rt_on_lock_release(t, (uintptr_t)&anchors[t->rcu.flavor][0], 0);
+    if (t->rcu.depth)
+        __atomic_store_n(&t->rcu.depth, 0, __ATOMIC_RELEASE);
+    else
+        rt_rcu_detach(t); /* the slot's section: librtdd_rcu ends it */
+    if (sec.flavor < RT_RCU_FLAVORS && section_on_stack(t, sec.flavor))
+        rt_on_lock_release(t, (uintptr_t)&anchors[sec.flavor][0], 0);
+}
+
+void rt_rcu_slot_released(struct rt_thread *t)
+{
+    if (!t->rcu_slot)
+        return;
+    if (!t->rcu.depth && (__atomic_load_n(t->rcu_ctr, __ATOMIC_RELAXED) & RTDD_RCU_NEST_MASK))
+        rt_rcu_on_thread_exit(t); /* detaches */
+    else
+        rt_rcu_detach(t);
 }
 
 void rt_rcu_thread_gone(const struct rt_thread *t)

@@ -88,8 +88,16 @@ extern char rt_rcu_anchors[RT_RCU_FLAVORS][2];
 /* The RCU clock (see rcucheck.c): readers only load it. */
 extern _Atomic uint64_t rt_rcu_epoch;
 
+/* The thread's current read section (0 if none): its entry clock, and the
+ * stack of its rcu_read_lock(). */
+uint64_t rt_rcu_enter_clock(const struct rt_thread *t);
+rt_stack_id rt_rcu_enter_stack(const struct rt_thread *t);
+uintptr_t rt_rcu_enter_pc(const struct rt_thread *t);
+
 void rt_rcu_read_enter(struct rt_thread *t, enum rt_rcu_flavor f, uintptr_t pc);
 void rt_rcu_read_exit(struct rt_thread *t, enum rt_rcu_flavor f, uintptr_t pc);
+/* rcu_read_unlock() outside any section. */
+void rt_rcu_read_unbalanced(struct rt_thread *t, uintptr_t pc);
 void rt_rcu_dereference(struct rt_thread *t, const void *value, uintptr_t pc);
 /* rcu_assign_pointer/xchg: old is the pointer being replaced (unpublished). */
 void rt_rcu_publish(struct rt_thread *t, const void *old, uintptr_t pc);
@@ -125,9 +133,17 @@ int rt_rcu_forgotten_at_fork(const struct rt_lock *l, uintptr_t addr);
 /* In a forked child: the tables' locks may have been held by vanished threads. */
 void rt_rcucheck_after_fork(void);
 
-/* Record mode (include/rtdd/rcu.h): the links the inline read side
- * follows, for the calling thread. */
-void rt_rcu_record_link(struct rt_thread *t);
+/* Record mode (include/rtdd/rcu.h). The clock moves into the upper bits
+ * of librtdd_rcu's grace-period word, where readers pick it up for free. */
+void rt_rcu_set_clock_word(uint64_t *gp_word);
+/* The calling thread's record goes with its reader slot (after a
+ * section the runtime tracks itself has ended); detached when the slot is
+ * released or the thread's state goes away. */
+void rt_rcu_attach(struct rt_thread *t, struct rtdd_rcu_reader *slot);
+void rt_rcu_detach(struct rt_thread *t);
+/* librtdd_rcu releases the thread's slot (exit, or unregistration):
+ * a section still open there is reported as exit_in_reader is. */
+void rt_rcu_slot_released(struct rt_thread *t);
 /* A section that record mode entered inline is not on the held-lock stack
  * until something needs it there: a lock taken inside it (the
  * rcu_read_lock -> M order) pushes it first. */
@@ -142,9 +158,12 @@ struct rt_lock *rt_rcu_unmaterialized_lock(const struct rt_thread *t);
  * (no guard needed): they return 0, having changed nothing, when the
  * general function must run. A nested section only counts; the outermost
  * one of a thread holding no lock, whose pseudo-lock and call site the
- * caches know, is recorded and pushed as rt_rcu_read_enter would. */
+ * caches know, is recorded and pushed as rt_rcu_read_enter would.
+ * librtdd_rcu's sections in record mode are the slot's: the general way. */
 RT_FAST int rt_rcu_read_enter_fast(struct rt_thread *t, enum rt_rcu_flavor f, uintptr_t pc)
 {
+    if (__builtin_expect(f == RT_RCU_RTDD && t->rcu_slot != NULL, 0))
+        return 0;
     unsigned depth = __atomic_load_n(&t->rcu.depth, __ATOMIC_RELAXED);
     if (__builtin_expect(depth != 0, 0)) {
         __atomic_store_n(&t->rcu.depth, depth + 1, __ATOMIC_RELAXED);
@@ -161,8 +180,7 @@ RT_FAST int rt_rcu_read_enter_fast(struct rt_thread *t, enum rt_rcu_flavor f, ui
         return 0;
     int cpu = rt_thread_cpu_fast(t);
     t->rcu.flavor = (uint8_t)f;
-    t->rcu.enter_stack = t->rcu.sites[slot].stack;
-    t->rcu.enter_cpu = (int16_t)cpu;
+    __atomic_store_n(&t->rcu.entry, pc | (uint64_t)(uint16_t)cpu << RTDD_RCU_REC_PC_BITS, __ATOMIC_RELAXED);
     t->rcu.nderef = 0;
     __atomic_store_n(&t->rcu.enter_clock, __atomic_load_n(&rt_rcu_epoch, __ATOMIC_ACQUIRE), __ATOMIC_RELAXED);
     __atomic_store_n(&t->rcu.depth, 1, __ATOMIC_RELEASE);
@@ -171,6 +189,8 @@ RT_FAST int rt_rcu_read_enter_fast(struct rt_thread *t, enum rt_rcu_flavor f, ui
 
 RT_FAST int rt_rcu_read_exit_fast(struct rt_thread *t, enum rt_rcu_flavor f)
 {
+    if (__builtin_expect(f == RT_RCU_RTDD && t->rcu_slot != NULL, 0))
+        return 0;
     unsigned depth = __atomic_load_n(&t->rcu.depth, __ATOMIC_RELAXED);
     if (__builtin_expect(depth > 1, 0)) {
         __atomic_store_n(&t->rcu.depth, depth - 1, __ATOMIC_RELAXED);
@@ -182,22 +202,24 @@ RT_FAST int rt_rcu_read_exit_fast(struct rt_thread *t, enum rt_rcu_flavor f)
         return 0;
     __atomic_store_n(&t->rcu.depth, 0, __ATOMIC_RELEASE);
     t->rcu.sections++;
-    if (rt_thread_cpu_fast(t) != t->rcu.enter_cpu)
+    if ((uint16_t)rt_thread_cpu_fast(t) != (uint16_t)(t->rcu.entry >> RTDD_RCU_REC_PC_BITS))
         t->rcu.migrated++;
     return 1;
 }
 
 RT_FAST int rt_rcu_dereference_fast(struct rt_thread *t, const void *value, uintptr_t pc)
 {
-    if (!__atomic_load_n(&t->rcu.depth, __ATOMIC_RELAXED) || !value)
-        return 1; /* outside a section, or NULL: nothing to remember */
+    if (!__atomic_load_n(&t->rcu.depth, __ATOMIC_RELAXED))
+        return !t->rcu_slot || !value; /* outside a section the runtime tracks */
+    if (!value)
+        return 1; /* NULL: nothing to remember */
     unsigned slot = (unsigned)(pc >> 2) & (RT_SITE_CACHE - 1);
     if (__builtin_expect(t->rcu.sites[slot].pc != pc ||
                              !rt_rcu_referenced_known((uintptr_t)value, __atomic_load_n(&t->rcu.enter_clock, __ATOMIC_RELAXED)),
                          0))
         return 0;
     unsigned i = t->rcu.nderef++ % RT_RCU_DEREFS;
-    t->rcu.deref[i].stack = t->rcu.sites[slot].stack;
+    t->rcu.deref[i].pc = pc;
     __atomic_store_n(&t->rcu.deref[i].value, (uintptr_t)value, __ATOMIC_RELEASE);
     return 1;
 }

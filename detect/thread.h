@@ -43,7 +43,8 @@ struct rt_held {
 /* The thread's RCU read-side state (rcucheck.c): librtdd_rcu's record
  * (include/rtdd/rcu.h), which its inline read side fills itself in record
  * mode. Other threads read it without locks; enter_clock is written before
- * depth, depth cleared first. */
+ * depth, depth cleared first, and a section's dereferences are forgotten
+ * before the next section can begin. */
 #define RT_RCU_DEREFS RTDD_RCU_REC_DEREFS
 
 struct rt_thread {
@@ -67,7 +68,12 @@ struct rt_thread {
     /* RCU section state and the call-site cache (pc -> stack of its first
      * call): librtdd_rcu's record, which its inline code reads and fills. */
     struct rtdd_rcu_record rcu;
-    void *rcu_slot; /* the librtdd_rcu reader slot it is attached to (record mode) */
+    /* Record mode: the librtdd_rcu reader slot the record is attached to,
+     * and that slot's word (a zero word while detached), which holds the
+     * nesting and entry clock of the thread's librtdd_rcu sections. */
+    void *rcu_slot;
+    const volatile uint64_t *rcu_ctr;
+    uint8_t rcu_gated; /* the section is on the held stack: the record is withheld */
     struct rt_held held_inline[RT_HELD_INLINE];
     struct { struct rt_lock *lock; uint64_t id; } lock_cache[RT_LOCK_CACHE];
     struct rcu_list_head link;      /* registry of live threads (RCU list) */
@@ -84,6 +90,17 @@ static inline int rt_thread_cpu_fast(const struct rt_thread *t)
 static inline int rt_thread_cpu(const struct rt_thread *t)
 {
     return rt_cpu_rseq ? rt_thread_cpu_fast(t) : sched_getcpu();
+}
+
+/* What rcu_ctr points at while no slot is attached. */
+extern const uint64_t rt_thread_no_rcu_ctr;
+
+/* The thread holds locks or is inside a read section (one the runtime
+ * tracks, or one librtdd_rcu's slot tracks in record mode): the lock paths
+ * have something to check. */
+static inline unsigned rt_thread_busy(const struct rt_thread *t)
+{
+    return t->nheld | t->rcu.depth | (uint32_t)*t->rcu_ctr;
 }
 
 /* Is the held lock still the lock it was (not freed or destroyed since)? */

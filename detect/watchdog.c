@@ -58,6 +58,7 @@ struct snap {
     rt_stack_id wait_stack;
     uint8_t wait_mode;
     uint64_t rcu_enter_clock, rcu_wait_clock;
+    uintptr_t section_pc; /* held[0] is a read section recorded inline, begun here */
     unsigned nheld;
     struct { struct rt_lock *lock; uint64_t id; uintptr_t addr; rt_stack_id stack; uint8_t mode; } held[SNAP_HELD];
 };
@@ -89,7 +90,7 @@ static void take_snapshot(struct rt_thread *t, void *arg)
     }
     s->joining = s->waiting_for ? 0 : __atomic_load_n(&t->joining, __ATOMIC_ACQUIRE);
     s->waiting_id = s->waiting_for ? __atomic_load_n(&s->waiting_for->id, __ATOMIC_RELAXED) : 0;
-    s->rcu_enter_clock = __atomic_load_n(&t->rcu.enter_clock, __ATOMIC_RELAXED);
+    s->rcu_enter_clock = rt_rcu_enter_clock(t);
     s->rcu_wait_clock = t->rcu.wait_clock;
     const struct rt_held *held = __atomic_load_n(&t->held, __ATOMIC_ACQUIRE);
     unsigned n = __atomic_load_n(&t->nheld, __ATOMIC_ACQUIRE);
@@ -97,11 +98,13 @@ static void take_snapshot(struct rt_thread *t, void *arg)
      * all the same, from before any lock on the stack. */
     struct rt_lock *section = rt_rcu_unmaterialized_lock(t);
     unsigned k = 0;
+    s->section_pc = 0;
     if (section) {
         s->held[0].lock = section;
         s->held[0].id = __atomic_load_n(&section->id, __ATOMIC_RELAXED);
         s->held[0].addr = __atomic_load_n(&section->addr, __ATOMIC_RELAXED);
-        s->held[0].stack = t->rcu.enter_stack;
+        s->held[0].stack = 0; /* made after the walk, from section_pc */
+        s->section_pc = rt_rcu_enter_pc(t);
         s->held[0].mode = RT_HOLD_READ;
         k = 1;
     }
@@ -260,8 +263,10 @@ static int report_stall(unsigned waiter, uint64_t blocked_ms)
                 (w->waiting_for->rcu_pseudo != 1 || snaps[i].rcu_enter_clock < w->rcu_wait_clock)) {
                 char rcomm[32];
                 rt_thread_comm(snaps[i].tid, rcomm, sizeof rcomm);
-                rt_report_stack(r, snaps[i].held[j].stack, "blocked by reader %s/%d, in the section it entered at:",
-                                rcomm, snaps[i].tid);
+                rt_stack_id entered = j == 0 && snaps[i].section_pc ? rt_site_stack_complete(snaps[i].section_pc, 0)
+                                                                       : snaps[i].held[j].stack;
+                rt_report_stack(r, entered, "blocked by reader %s/%d, in the section it entered at:", rcomm,
+                                snaps[i].tid);
                 readers++;
             }
     if (!readers)
@@ -280,6 +285,9 @@ int rt_watchdog_scan(uint64_t now_ms)
     }
     nsnaps = 0;
     rt_thread_for_each(take_snapshot, NULL);
+    for (unsigned i = 0; i < nsnaps; i++)
+        if (snaps[i].section_pc)
+            snaps[i].held[0].stack = rt_site_stack_known(snaps[i].section_pc);
     int reports = 0;
     uint64_t timeout = (uint64_t)rt_opt.deadlock_timeout_ms;
     static uint64_t since[TRACK_SLOTS];

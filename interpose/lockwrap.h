@@ -21,7 +21,7 @@
 #define RTI_LOCK_BODY_AT(caller, obj, type, fix, flags, real_call, ok)          \
     uintptr_t pc = (caller);                                                    \
     struct rt_thread *t = rti_self; /* set only once the runtime is ready */    \
-    if (likely(t != NULL && (t->nheld | t->rcu.depth) == 0 && !rti_guard)) {    \
+    if (likely(t != NULL && rt_thread_busy(t) == 0 && !rti_guard)) {    \
         int r = (real_call);                                                    \
         if (likely(ok(r))) {                                                    \
             struct rt_lock *l = fix(rt_lock_cached(t, (uintptr_t)(obj)));       \
@@ -67,7 +67,7 @@
 #define RTI_PEEK_THEN_BLOCK(obj, type, flags, busy, real_call, ok)                       \
     ({                                                                                   \
         int noted_ = 0;                                                                  \
-        if (unlikely(t != NULL && (t->nheld | t->rcu.depth) == 0 && (busy))) {           \
+        if (unlikely(t != NULL && rt_thread_busy(t) == 0 && (busy))) {           \
             rti_note_lock_wait((uintptr_t)(obj), (type), (flags), pc);                   \
             noted_ = 1;                                                                  \
         }                                                                                \
@@ -108,7 +108,7 @@ RT_HIDDEN int rti_acquired_uncached(struct rt_thread *t, uintptr_t obj, enum rt_
 #define RTI_FAST_LOCK_BODY(obj, type, fast_trylock, general)                    \
     uintptr_t pc = RTI_CALLER();                                                \
     struct rt_thread *t = rti_self;                                             \
-    if (likely(t != NULL && (t->nheld | t->rcu.depth | (unsigned)t->untracked | (unsigned)rti_guard) == 0 && (fast_trylock))) { \
+    if (likely(t != NULL && (rt_thread_busy(t) | (unsigned)t->untracked | (unsigned)rti_guard) == 0 && (fast_trylock))) { \
         uint64_t id;                                                            \
         struct rt_lock *l = rt_lock_cached_id(t, (uintptr_t)(obj), &id);        \
         if (unlikely(!l || !rt_lock_first_acquired_fast(t, l, id, (uintptr_t)(obj), 0, pc, rt_thread_cpu_fast(t)))) \

@@ -43,7 +43,7 @@ __attribute__((noinline)) static void read_exit_general(uintptr_t caller)
     /* The library counted a section we did not see begin (the hooks came
      * in meanwhile): nothing to end. An unlock with no lock at all arrives
      * as read_unbalanced instead. */
-    if (t->rcu.depth != 0)
+    if (t->rcu.depth != 0 || t->rcu_slot)
         rt_rcu_read_exit(t, RT_RCU_RTDD, caller);
     rti_leave();
 }
@@ -87,7 +87,7 @@ static void read_unbalanced(const void *caller)
 {
     HOOK_ENTER();
     if (t->rcu.depth == 0) /* the library saw none: neither did we */
-        rt_rcu_read_exit(t, RT_RCU_RTDD, (uintptr_t)caller);
+        rt_rcu_read_unbalanced(t, (uintptr_t)caller);
     rti_leave();
 }
 
@@ -252,19 +252,20 @@ static inline uintptr_t call_site(struct rt_thread *t, uintptr_t ret)
 
 __attribute__((noinline)) static void attach_record(struct rt_thread *t, struct rtdd_rcu_reader *slot)
 {
-    rt_rcu_record_link(t);
-    t->rcu_slot = slot;
-    __atomic_store_n(&slot->record, &t->rcu, __ATOMIC_RELEASE);
+    rti_guard++;
+    rt_rcu_attach(t, slot);
+    rti_guard--;
 }
 
-/* On a call-out: the record goes with the thread's slot, once the thread
- * has one (registered again, it has a new one). */
+/* On a call-out to begin a section: the record goes with the thread's
+ * slot, once the thread has one (registered again, it has a new one),
+ * before the event, so that the slot tracks the section from its start. */
 static inline void ensure_attached(struct rt_thread *t)
 {
-    if (!read_record || !t)
+    if (!read_record || !t || rti_guard)
         return;
     struct rtdd_rcu_reader *slot = reader_slot();
-    if (slot && __atomic_load_n(&slot->record, __ATOMIC_RELAXED) != &t->rcu)
+    if (slot && !t->rcu_gated && __atomic_load_n(&slot->record, __ATOMIC_RELAXED) != &t->rcu)
         attach_record(t, slot);
 }
 
@@ -272,11 +273,15 @@ static inline void ensure_attached(struct rt_thread *t)
  * slot has gone to another thread meanwhile). */
 RT_HIDDEN void rti_rcu_detach(struct rt_thread *t)
 {
-    struct rtdd_rcu_reader *slot = t->rcu_slot;
-    struct rtdd_rcu_record *mine = &t->rcu;
-    if (slot)
-        __atomic_compare_exchange_n(&slot->record, &mine, NULL, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
-    t->rcu_slot = NULL;
+    rt_rcu_detach(t);
+}
+
+/* librtdd_rcu releases the calling thread's slot. */
+static void slot_released(void)
+{
+    HOOK_ENTER();
+    rt_rcu_slot_released(t);
+    rti_leave();
 }
 
 /* The library's function, for what only it does (or all of it, before the
@@ -295,13 +300,13 @@ __attribute__((noinline)) static void lib_lock_side(unsigned int flags, uintptr_
 RTI_EXPORT void rtdd_rcu_read_lock_slow(void)
 {
     unsigned int flags = __atomic_load_n(&read_side_direct, __ATOMIC_ACQUIRE) ? lib_read_slow_flags() : 0;
-    uintptr_t pc = call_site(rti_self_unguarded(), RTI_CALLER());
+    struct rt_thread *t = rti_self_unguarded();
+    uintptr_t pc = call_site(t, RTI_CALLER());
+    ensure_attached(t);
     if (likely(flags == RTDD_RCU_SLOW_HOOKS))
         record_read_enter(pc);
     else
         lib_lock_side(flags, pc);
-    /* (The general path may have set the thread up only now.) */
-    ensure_attached(rti_self_unguarded());
 }
 
 __attribute__((noinline)) static void lib_unlock_side(unsigned int flags, unsigned int depth_before, uintptr_t caller)
@@ -348,6 +353,7 @@ static const struct rtdd_rcu_debug_ops ops = {
     .barrier_begin = barrier_begin,
     .barrier_end = barrier_end,
     /* exit_in_reader: the runtime sees thread exits itself. */
+    .slot_released = slot_released,
 };
 
 /* What is installed: ops, less the read side when the entry points above
@@ -412,8 +418,10 @@ RT_HIDDEN void rti_install_rcu_hooks(void)
     void (*set_record)(int) = (void (*)(int))dlsym(RTLD_DEFAULT, "rtdd_rcu_set_read_record");
     char *self_here = dlsym(RTLD_DEFAULT, "rtdd_rcu_self");
     reader_unregistered = dlsym(RTLD_DEFAULT, "rtdd_rcu_unregistered");
-    if (read_side_direct && rt_cpu_rseq && set_record && self_here && reader_unregistered) {
+    uint64_t *gp_word = dlsym(RTLD_DEFAULT, "rtdd_rcu_gp_ctr");
+    if (read_side_direct && rt_cpu_rseq && set_record && self_here && reader_unregistered && gp_word) {
         reader_self_offset = self_here - (char *)__builtin_thread_pointer();
+        rt_rcu_set_clock_word(gp_word);
         read_record = 1;
         set_record(1);
     }

@@ -93,7 +93,9 @@ static void run_grace_period(void)
     uint64_t phase = __atomic_load_n(&rtdd_rcu_gp_ctr, __ATOMIC_RELAXED);
     wait_for_readers(phase);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    __atomic_store_n(&rtdd_rcu_gp_ctr, phase ^ RTDD_RCU_PHASE_BIT, __ATOMIC_RELAXED);
+    /* An atomic flip: a debugging runtime advances its clock in the
+     * word's upper bits meanwhile (include/rtdd/rcu.h). */
+    __atomic_fetch_xor(&rtdd_rcu_gp_ctr, RTDD_RCU_PHASE_BIT, __ATOMIC_RELAXED);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     wait_for_readers(phase ^ RTDD_RCU_PHASE_BIT);
     rtdd_rcu_master_barrier();

@@ -75,10 +75,12 @@ static struct rtdd_rcu_reader *claim_slot(void)
 static void release_slot(struct rtdd_rcu_reader *slot)
 {
     uint64_t ctr = __atomic_load_n(&slot->ctr, __ATOMIC_RELAXED);
+    const struct rtdd_rcu_debug_ops *ops = rtdd_rcu_hooks();
+    if (ops && ops->slot_released)
+        ops->slot_released();
     if (ctr & RTDD_RCU_NEST_MASK) {
         /* Exiting inside a read section would stall every grace period:
          * end the section by force, as the kernel's exit_rcu() does. */
-        const struct rtdd_rcu_debug_ops *ops = rtdd_rcu_hooks();
         if (ops && ops->exit_in_reader)
             ops->exit_in_reader(slot->tid, (unsigned int)(ctr & RTDD_RCU_NEST_MASK));
         static int warned;

@@ -12,9 +12,7 @@
 struct payload { long value; };
 static struct payload *shared;
 static const struct rtdd_rcu_debug_ops no_hooks; /* installed: all members NULL */
-static const unsigned no_locks_held;
 static const volatile uint32_t cpu0;
-static const uint64_t clock_now = 1;
 
 static double now_ns(void)
 {
@@ -34,20 +32,6 @@ __attribute__((noinline)) static long sections(long n)
     return sink;
 }
 
-/* The runtime's part in learning call sites: take each site the inline
- * code stopped at into the record's site cache. */
-static void learn_sites(struct rtdd_rcu_record *r)
-{
-    for (int k = 0; k < 10; k++) {
-        sections(1);
-        struct rtdd_rcu_reader *slot = rtdd_rcu_self;
-        uintptr_t pc = (uintptr_t)slot->pending_pc;
-        if (pc)
-            r->sites[(pc >> 2) & (RTDD_RCU_REC_SITES - 1)].pc = pc;
-        slot->pending_pc = NULL;
-    }
-}
-
 int main(int argc, char **argv)
 {
     int blocks = argc > 1 ? atoi(argv[1]) : 60;
@@ -62,11 +46,8 @@ int main(int argc, char **argv)
     if (!r || !line_clock || !shared)
         return 1;
     shared->value = 1;
-    r->nheld = &no_locks_held;
     r->cpu_id = &cpu0;
-    r->epoch = &clock_now;
     r->line_clock = line_clock;
-    line_clock[((uintptr_t)shared >> RTDD_RCU_REC_LINE_SHIFT) & ((1u << RTDD_RCU_REC_LINE_BITS) - 1)] = clock_now;
     sections(1); /* registers the thread's reader slot */
     rtdd_rcu_self->record = r;
     double best[2] = {1e30, 1e30};
@@ -75,8 +56,6 @@ int main(int argc, char **argv)
         int on = b & 1;
         rtdd_rcu_set_debug_hooks(on ? &no_hooks : NULL);
         rtdd_rcu_set_read_record(on);
-        if (b == 1)
-            learn_sites(r);
         double t0 = now_ns();
         sink += sections(per_block);
         double ns = (now_ns() - t0) / per_block;

@@ -27,56 +27,62 @@ struct rcu_head {
 /* ---- internal layout used by the inline read side (not API) ---------------
  * Each thread owns one reader slot.  Its word `ctr` holds the nesting depth
  * in the low 32 bits and, from the outermost rcu_read_lock(), a snapshot of
- * the grace-period phase bit.  The snapshot is the "slot" the reader entered:
- * unlock only ever decrements the same word, so it releases exactly what the
- * outermost lock took, and one plain store per lock/unlock keeps the word
- * consistent against signal handlers that nest their own read sections. */
+ * the grace-period word: the phase bit (bit 32) and, under a debugging
+ * runtime, its clock (bits 33-63; 0 otherwise).  The snapshot is the "slot"
+ * the reader entered: unlock only ever decrements the same word, so it
+ * releases exactly what the outermost lock took, and one plain store per
+ * lock/unlock keeps the word consistent against signal handlers that nest
+ * their own read sections. */
 #define RTDD_RCU_NEST_MASK 0xffffffffULL
 #define RTDD_RCU_PHASE_BIT (1ULL << 32)
+#define RTDD_RCU_CLOCK_SHIFT 33
 
 /* Record mode. Under the rtdd runtime, with nothing else to do out of
  * line, the inline read side records sections and dereferences itself into
  * a per-thread record that the runtime owns and attaches to the reader slot,
- * and calls out only for what it cannot record: a call site the runtime has
- * not seen, a section begun with locks held, a reference it must note. The
- * layout is shared with the runtime (detect/thread.h). */
+ * and calls out only for what it cannot record: no record attached (the
+ * runtime detaches it while it must see every event), or a reference it
+ * must note.  The section's nesting and entry clock are the slot's own
+ * word; the record adds where and on which CPU it began and what it
+ * dereferenced, as exact call addresses (the runtime turns them into
+ * stacks).  The layout is shared with the runtime (detect/thread.h). */
 #define RTDD_RCU_REC_DEREFS 16    /* dereferences remembered per section */
-#define RTDD_RCU_REC_SITES 64     /* site cache entries, indexed by pc >> 2 */
+#define RTDD_RCU_REC_SITES 64     /* the runtime's site cache, indexed by pc >> 2 */
 #define RTDD_RCU_REC_LINE_SHIFT 8 /* the runtime's reference clock per line */
 #define RTDD_RCU_REC_LINE_BITS 21
+#define RTDD_RCU_REC_PC_BITS 48 /* entry: pc | CPU << 48 (CPU 0xffff: unknown) */
 struct rtdd_rcu_site {
     uintptr_t pc;   /* call site */
     uint32_t stack; /* the runtime's stack id of its first call */
 };
 struct rtdd_rcu_record {
-    /* The thread's read section, as the runtime's checks read it (other
-     * threads read it without locks: enter_clock before depth, depth
-     * cleared first). */
-    unsigned depth;
-    uint8_t flavor; /* 0: librtdd_rcu */
-    uint8_t in_callback;
-    int16_t enter_cpu;
-    uint64_t enter_clock;
-    uint32_t enter_stack;
+    /* The outermost rcu_read_lock() of the current section, and the
+     * dereferences made in it since (the ring keeps the last ones). Other
+     * threads read them without locks. */
+    uint64_t entry;
     unsigned nderef;
+    /* Sections the runtime tracks itself (other RCU flavours, or
+     * librtdd_rcu without record mode): their nesting and entry clock. */
+    unsigned depth;
+    uint64_t enter_clock;
+    uint8_t flavor; /* of the section the runtime tracks */
+    uint8_t in_callback;
     /* Set by the runtime when it attaches the record. */
-    const unsigned *nheld;           /* locks the thread holds */
     const volatile uint32_t *cpu_id; /* the thread's rseq cpu_id */
-    const uint64_t *epoch;           /* the runtime's RCU clock */
     const uint64_t *line_clock;      /* per line: referenced up to this clock */
     unsigned long sections, migrated; /* ended sections, those that changed CPU */
     unsigned long callouts; /* calls into the runtime while attached (statistics) */
     uint64_t wait_clock;
     struct {
         uintptr_t value;
-        uint32_t stack;
+        uintptr_t pc;
     } deref[RTDD_RCU_REC_DEREFS];
     /* The runtime's call sites (its site cache). */
     struct rtdd_rcu_site sites[RTDD_RCU_REC_SITES];
 };
 
 struct rtdd_rcu_reader {
-    uint64_t ctr;    /* nesting | phase snapshot; read by grace periods */
+    uint64_t ctr;    /* nesting | grace-period word snapshot; read by grace periods */
     int32_t in_use;  /* slot claimed by a live thread */
     int32_t tid;     /* owner's kernel thread id (diagnostics) */
     uint64_t slow_calls; /* entries into the out-of-line read side (statistics) */
@@ -98,7 +104,7 @@ extern __thread struct rtdd_rcu_reader *rtdd_rcu_self
     __attribute__((tls_model("initial-exec")));
 extern struct rtdd_rcu_reader rtdd_rcu_unregistered; /* shared all-zero slot */
 /* Both sit alone in their cache lines: readers load them on every section. */
-extern uint64_t rtdd_rcu_gp_ctr;        /* 1 | current phase bit */
+extern uint64_t rtdd_rcu_gp_ctr;        /* 1 | current phase bit | clock */
 extern unsigned int rtdd_rcu_read_slow; /* the one global the read side tests */
 
 struct rtdd_rcu_reader *rtdd_rcu_register_lazy(void);
@@ -106,47 +112,40 @@ void rtdd_rcu_read_lock_slow(void);
 void rtdd_rcu_read_unlock_slow(unsigned int depth_before);
 void rtdd_rcu_read_unbalanced(void);
 
-/* The address of the code at hand: record mode's call-site key. */
+/* The address of the code at hand: what record mode records. */
 #if defined(__x86_64__)
 #define RTDD_RCU_HERE(pc) __asm__ volatile("lea 0(%%rip), %0" : "=r"(pc))
+#define RTDD_RCU_CAN_RECORD 1
 #elif defined(__aarch64__)
 #define RTDD_RCU_HERE(pc) __asm__ volatile("adr %0, ." : "=r"(pc))
+#define RTDD_RCU_CAN_RECORD 1
+#else
+#define RTDD_RCU_HERE(pc) ((pc) = 0)
+#define RTDD_RCU_CAN_RECORD 0 /* every event calls out */
 #endif
 
 /* Record mode's halves of the read side: 1 if recorded, 0 to call out
- * (with the slot's pending_pc set when the site is the reason, or no
- * record is attached yet: the runtime learns the site, and attaches one).
- * The record's depth follows the slot's nesting (ctr: the word before this
- * lock or unlock) once the runtime has seen the section begin, and every
- * outermost lock starts afresh: the two cannot drift apart. */
-static inline __attribute__((always_inline)) int rtdd_rcu_record_lock(struct rtdd_rcu_reader *self, uint64_t ctr)
+ * (with the slot's pending_pc set to the call site when that is what
+ * the runtime must learn).  ctr: the slot's word before this lock or
+ * unlock; pc: where the program's rcu_read_lock() or rcu_dereference()
+ * stands (taken there, so that it reads as the program's own line). */
+static inline __attribute__((always_inline)) int rtdd_rcu_record_lock(struct rtdd_rcu_reader *self, uint64_t ctr,
+                                                                     uintptr_t pc)
 {
-#ifdef RTDD_RCU_HERE
-    uintptr_t pc; /* once: the key must not depend on the path taken */
-    RTDD_RCU_HERE(pc);
+#if RTDD_RCU_CAN_RECORD
     struct rtdd_rcu_record *r = self->record;
-    if (__builtin_expect(r != NULL && (ctr & RTDD_RCU_NEST_MASK) != 0, 0)) {
-        if (r->depth) /* else the runtime did not see the section begin */
-            r->depth = (unsigned)(ctr & RTDD_RCU_NEST_MASK) + 1;
-        return 1;
-    }
-    const struct rtdd_rcu_site *site;
-    if (__builtin_expect(r == NULL || (site = &r->sites[(pc >> 2) & (RTDD_RCU_REC_SITES - 1)])->pc != pc ||
-                             *r->nheld != 0,
-                         0)) {
+    if (__builtin_expect(r == NULL, 0)) {
         self->pending_pc = (const void *)pc;
         return 0;
     }
-    r->flavor = 0;
-    r->enter_stack = site->stack;
-    r->enter_cpu = (int16_t)*r->cpu_id;
-    r->nderef = 0;
-    __atomic_store_n(&r->enter_clock, __atomic_load_n(r->epoch, __ATOMIC_ACQUIRE), __ATOMIC_RELAXED);
-    __atomic_store_n(&r->depth, 1, __ATOMIC_RELEASE);
+    if (!(ctr & RTDD_RCU_NEST_MASK))
+        __atomic_store_n(&r->entry, pc | (uint64_t)(uint16_t)*r->cpu_id << RTDD_RCU_REC_PC_BITS,
+                         __ATOMIC_RELAXED);
     return 1;
 #else
     (void)self;
     (void)ctr;
+    (void)pc;
     return 0;
 #endif
 }
@@ -156,51 +155,45 @@ static inline __attribute__((always_inline)) int rtdd_rcu_record_unlock(struct r
     struct rtdd_rcu_record *r = self->record;
     if (__builtin_expect(r == NULL, 0))
         return 0;
-    unsigned depth = (unsigned)(ctr & RTDD_RCU_NEST_MASK);
-    if (depth > 1) {
-        if (r->depth)
-            r->depth = depth - 1;
-        return 1;
+    if ((ctr & RTDD_RCU_NEST_MASK) == 1) {
+        /* The ring empties as the section ends, before the next one can
+         * begin: whoever sees a section sees only its own dereferences. */
+        __atomic_store_n(&r->nderef, 0, __ATOMIC_RELAXED);
+        r->sections++;
+        uint16_t entered_on = (uint16_t)(r->entry >> RTDD_RCU_REC_PC_BITS);
+        if ((uint16_t)*r->cpu_id != entered_on && entered_on != 0xffff) /* 0xffff: unknown */
+            r->migrated++;
     }
-    /* With locks held (the section's own pseudo-lock among them, once a
-     * lock taken inside pushed it) the runtime ends the section; also one
-     * it did not see begin. */
-    if (__builtin_expect(*r->nheld != 0 || r->depth == 0, 0))
-        return 0;
-    __atomic_store_n(&r->depth, 0, __ATOMIC_RELEASE);
-    r->sections++;
-    if ((int16_t)*r->cpu_id != r->enter_cpu)
-        r->migrated++;
     return 1;
 }
 
-static inline __attribute__((always_inline)) int rtdd_rcu_record_dereference(const void *value)
+static inline __attribute__((always_inline)) int rtdd_rcu_record_dereference(const void *value, uintptr_t pc)
 {
-#ifdef RTDD_RCU_HERE
-    uintptr_t pc; /* once: the key must not depend on the path taken */
-    RTDD_RCU_HERE(pc);
+#if RTDD_RCU_CAN_RECORD
     /* A record is attached in record mode only. */
     struct rtdd_rcu_reader *self = rtdd_rcu_self;
     struct rtdd_rcu_record *r = self->record;
     if (__builtin_expect(r == NULL, 0))
         return 0;
-    if (!r->depth || !value)
-        return 1; /* outside a section, or NULL: nothing to remember */
-    const struct rtdd_rcu_site *site = &r->sites[(pc >> 2) & (RTDD_RCU_REC_SITES - 1)];
+    /* The runtime notes a line's first reference after each step of its
+     * clock (compared modulo 2^31). Outside a section the slot's word
+     * keeps the last section's clock; what is recorded there is unused. */
+    uint64_t ctr = __atomic_load_n(&self->ctr, __ATOMIC_RELAXED);
     uintptr_t line = ((uintptr_t)value >> RTDD_RCU_REC_LINE_SHIFT) & ((1u << RTDD_RCU_REC_LINE_BITS) - 1);
-    /* The runtime notes a line's first reference after each clock step. */
-    if (__builtin_expect(site->pc != pc || __atomic_load_n(&r->line_clock[line], __ATOMIC_RELAXED) < r->enter_clock, 0)) {
+    uint32_t noted = (uint32_t)__atomic_load_n(&r->line_clock[line], __ATOMIC_RELAXED) << 1 | 1;
+    if (__builtin_expect((int32_t)(noted - (uint32_t)(ctr >> 32)) < 0, 0)) {
         self->pending_pc = (const void *)pc; /* a record: self is registered */
         return 0;
     }
     unsigned n = r->nderef;
-    r->nderef = n + 1;
+    __atomic_store_n(&r->nderef, n + 1, __ATOMIC_RELAXED);
     n &= RTDD_RCU_REC_DEREFS - 1;
-    r->deref[n].stack = site->stack;
+    r->deref[n].pc = pc;
     __atomic_store_n(&r->deref[n].value, (uintptr_t)value, __ATOMIC_RELEASE);
     return 1;
 #else
     (void)value;
+    (void)pc;
     return 0;
 #endif
 }
@@ -222,8 +215,12 @@ static inline __attribute__((always_inline)) void rcu_read_lock(void)
     __atomic_store_n(&self->ctr, next, __ATOMIC_RELAXED);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     unsigned int slow = __atomic_load_n(&rtdd_rcu_read_slow, __ATOMIC_RELAXED);
-    if (__builtin_expect(slow != 0, 0) && !(slow == RTDD_RCU_RECORDING && rtdd_rcu_record_lock(self, ctr)))
-        rtdd_rcu_read_lock_slow();
+    if (__builtin_expect(slow != 0, 0)) {
+        uintptr_t pc;
+        RTDD_RCU_HERE(pc);
+        if (!(slow == RTDD_RCU_RECORDING && rtdd_rcu_record_lock(self, ctr, pc)))
+            rtdd_rcu_read_lock_slow();
+    }
 }
 
 /* Leave the section entered by the matching rcu_read_lock().  The release
@@ -263,10 +260,13 @@ void rtdd_rcu_debug_publish(const void *value, const void *slot);
     __extension__({                                                           \
         __typeof__(p) rtdd_v_ = __atomic_load_n(&(p), __ATOMIC_CONSUME);      \
         if (__builtin_expect(__atomic_load_n(&rtdd_rcu_debug_ops_active,      \
-                                             __ATOMIC_RELAXED) != NULL, 0) && \
-            !rtdd_rcu_record_dereference((const void *)rtdd_v_))              \
-            rtdd_rcu_debug_dereference((const void *)rtdd_v_,                 \
-                                       (const void *)&(p));                   \
+                                             __ATOMIC_RELAXED) != NULL, 0)) { \
+            uintptr_t rtdd_pc_;                                               \
+            RTDD_RCU_HERE(rtdd_pc_);                                          \
+            if (!rtdd_rcu_record_dereference((const void *)rtdd_v_, rtdd_pc_)) \
+                rtdd_rcu_debug_dereference((const void *)rtdd_v_,             \
+                                           (const void *)&(p));               \
+        }                                                                     \
         rtdd_v_;                                                              \
     })
 

@@ -58,6 +58,9 @@ struct rtdd_rcu_debug_ops {
     /* A thread exited (or unregistered) inside a read section at `depth`;
      * its section is ended by force so grace periods can proceed. */
     void (*exit_in_reader)(int tid, unsigned int depth);
+    /* The calling thread's reader slot is about to be released (thread
+     * exit or rcu_unregister_thread()), its word still as it was. */
+    void (*slot_released)(void);
 };
 
 /* Install (ops != NULL) or remove (NULL) the hooks; returns the previous ops. */

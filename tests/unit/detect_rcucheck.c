@@ -215,17 +215,24 @@ START_TEST(exit_in_reader)
 }
 END_TEST
 
-/* Record mode: librtdd_rcu's inline read side fills t->rcu itself and the
- * section is not on the held stack. A lock taken inside pushes it first
- * (the rcu_read_lock -> M edge), the section's end pops it, and those who
- * look for holders see the unpushed section as a read hold. */
-static void enter_in_place(struct rt_thread *t, rt_stack_id stack)
+/* Record mode: librtdd_rcu's slot holds the section (its word: nesting and
+ * the entry clock, from the grace-period word), the inline read side fills
+ * the record, and the section is not on the held stack. A lock taken
+ * inside pushes it first (the rcu_read_lock -> M edge) and withholds the
+ * record so that the section's end reaches the runtime, which pops it;
+ * those who look for holders see the unpushed section as a read hold. */
+static uint64_t gp_word = 1; /* nesting 1, phase 0, clock 0 */
+static struct rtdd_rcu_reader slot;
+
+/* What rcu_read_lock() does inline, and rcu_read_unlock() before it calls out. */
+static void lock_in_place(uintptr_t pc)
 {
-    t->rcu.flavor = RT_RCU_RTDD;
-    t->rcu.enter_stack = stack;
-    t->rcu.nderef = 0;
-    __atomic_store_n(&t->rcu.enter_clock, __atomic_load_n(&rt_rcu_epoch, __ATOMIC_ACQUIRE), __ATOMIC_RELAXED);
-    __atomic_store_n(&t->rcu.depth, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&slot.ctr, __atomic_load_n(&gp_word, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
+    reader->rcu.entry = pc;
+}
+static void unlock_in_place(void)
+{
+    __atomic_store_n(&slot.ctr, slot.ctr - 1, __ATOMIC_RELAXED);
 }
 
 START_TEST(section_recorded_in_place)
@@ -234,8 +241,12 @@ START_TEST(section_recorded_in_place)
     uintptr_t m_addr = (uintptr_t)&m_obj;
     rt_rcu_read_enter(reader, RT_RCU_RTDD, PC(0x10)); /* creates the pseudo-lock */
     rt_rcu_read_exit(reader, RT_RCU_RTDD, PC(0x30));
+    rt_rcu_set_clock_word(&gp_word);
+    rt_rcu_attach(reader, &slot);
+    ck_assert_ptr_eq(slot.record, &reader->rcu);
     ck_assert_ptr_null(rt_rcu_unmaterialized_lock(reader));
-    enter_in_place(reader, reader->held[0].stack);
+    lock_in_place(PC(0x10));
+    ck_assert_uint_eq(rt_thread_busy(reader), 1); /* the lock paths look */
     struct rt_lock *section = rt_rcu_unmaterialized_lock(reader);
     ck_assert(rt_rcu_is_pseudo(section));
     ck_assert_uint_eq(reader->nheld, 0);
@@ -247,10 +258,13 @@ START_TEST(section_recorded_in_place)
     ck_assert_ptr_eq(reader->held[0].lock, section);
     ck_assert_ptr_eq(reader->held[1].lock, m);
     ck_assert_ptr_null(rt_rcu_unmaterialized_lock(reader));
+    ck_assert_ptr_null(slot.record); /* withheld: the unlock calls out */
     rt_on_lock_release(reader, m_addr, PC(0x48));
+    unlock_in_place();
     rt_rcu_read_exit(reader, RT_RCU_RTDD, PC(0x30));
     ck_assert_uint_eq(reader->nheld, 0);
-    ck_assert_uint_eq(reader->rcu.depth, 0);
+    ck_assert_ptr_eq(slot.record, &reader->rcu);
+    ck_assert_uint_eq(reader->rcu.sections, 2);
     /* The other half of the cycle: M held -> synchronize_rcu(). */
     struct rt_lock *um = rt_lock_lookup(updater, m_addr, RT_LOCK_MUTEX, PC(0x50));
     chain = rt_on_lock_pre(updater, um, 0, PC(0x50));
@@ -261,11 +275,53 @@ START_TEST(section_recorded_in_place)
     rt_rcu_wait_end(updater, RT_RCU_RTDD, 0, PC(0x58));
     rt_on_lock_release(updater, m_addr, PC(0x5c));
     /* A thread ending inside such a section: that report alone. */
-    enter_in_place(reader, reader->rcu.enter_stack);
+    lock_in_place(PC(0x10));
     rt_on_thread_exit(reader, 0, 0);
     ck_assert_uint_eq(rt_report_count(RT_KIND_RCU_EXIT_IN_READER), 1);
     ck_assert_uint_eq(rt_report_count(RT_KIND_LOCK_HELD_AT_EXIT), 0);
     ck_assert_uint_eq(rt_report_count(RT_KIND_BAD_UNLOCK), 0);
+    ck_assert_ptr_null(reader->rcu_slot); /* librtdd_rcu ends that section */
+}
+END_TEST
+
+/* The section's entry clock is the slot's snapshot of the grace-period
+ * word's 31 clock bits, widened to the runtime's 64-bit clock; a reference
+ * noted on a call-out and a free() then meet as with any section. */
+START_TEST(slot_section_clock_and_references)
+{
+    char *obj = malloc(64);
+    __atomic_store_n(&rt_rcu_epoch, (1ull << 31) + 5, __ATOMIC_RELAXED); /* past a wrap of the 31 bits */
+    rt_rcu_set_clock_word(&gp_word);
+    ck_assert_uint_eq(gp_word >> RTDD_RCU_CLOCK_SHIFT, 5);
+    rt_rcu_attach(reader, &slot);
+    lock_in_place(PC(0x10));
+    ck_assert_uint_eq(rt_rcu_enter_clock(reader), (1ull << 31) + 5);
+    rt_rcu_dereference(reader, obj, PC(0x20)); /* the inline side called out: the line is noted */
+    ck_assert_uint_eq(reader->rcu.nderef, 1);
+    ck_assert_uint_eq(reader->rcu.deref[0].pc, PC(0x20));
+    rt_rcu_publish(updater, obj, PC(0x28)); /* a clock step: the word's clock bits follow */
+    ck_assert_uint_eq(gp_word >> RTDD_RCU_CLOCK_SHIFT, 6);
+    ck_assert_uint_eq(__atomic_load_n(&rt_rcu_epoch, __ATOMIC_RELAXED), (1ull << 31) + 6);
+    rt_rcu_on_free(updater, (uintptr_t)obj, 64, PC(0x2c));
+    ck_assert_uint_eq(rt_report_count(RT_KIND_RCU_FREED_WHILE_REFERENCED), 1);
+    ck_assert_ptr_nonnull(strstr(test_log_read(), "obtained this object with rcu_dereference()"));
+    unlock_in_place();
+    rt_rcu_read_exit(reader, RT_RCU_RTDD, PC(0x30));
+    ck_assert_uint_eq(reader->rcu.nderef, 0); /* forgotten as the section ends */
+    ck_assert_uint_eq(rt_rcu_enter_clock(reader), 0);
+    /* A grace period's begin is a clock step too; the reader that entered
+     * after it is not one the grace period waits for. */
+    rt_rcu_wait_begin(updater, RT_RCU_RTDD, 0, PC(0x58));
+    lock_in_place(PC(0x10));
+    rt_rcu_wait_end(updater, RT_RCU_RTDD, 0, PC(0x58));
+    ck_assert_uint_eq(rt_report_count(RT_KIND_RCU_GP_VIOLATION), 0);
+    unlock_in_place();
+    rt_rcu_read_exit(reader, RT_RCU_RTDD, PC(0x30));
+    /* The slot released by librtdd_rcu (the thread unregisters): detached. */
+    rt_rcu_slot_released(reader);
+    ck_assert_ptr_null(reader->rcu_slot);
+    ck_assert_ptr_null(slot.record);
+    free(obj);
 }
 END_TEST
 
@@ -287,6 +343,7 @@ Suite *rcucheck_suite(void)
     tcase_add_test(tc, sync_in_reader);
     tcase_add_test(tc, exit_in_reader);
     tcase_add_test(tc, section_recorded_in_place);
+    tcase_add_test(tc, slot_section_clock_and_references);
     suite_add_tcase(s, tc);
     return s;
 }
