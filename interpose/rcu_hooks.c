@@ -414,12 +414,14 @@ RT_HIDDEN void rti_install_rcu_hooks(void)
     }
     set(&installed_ops);
     /* Record mode needs the bound entry points (its call-outs land here),
-     * the CPU from rseq, and a library that has it. */
+     * the CPU from rseq, and a library that has it, of our record layout. */
     void (*set_record)(int) = (void (*)(int))dlsym(RTLD_DEFAULT, "rtdd_rcu_set_read_record");
     char *self_here = dlsym(RTLD_DEFAULT, "rtdd_rcu_self");
     reader_unregistered = dlsym(RTLD_DEFAULT, "rtdd_rcu_unregistered");
     uint64_t *gp_word = dlsym(RTLD_DEFAULT, "rtdd_rcu_gp_ctr");
-    if (read_side_direct && rt_cpu_rseq && set_record && self_here && reader_unregistered && gp_word) {
+    const unsigned *layout = dlsym(RTLD_DEFAULT, "rtdd_rcu_record_layout");
+    if (read_side_direct && rt_cpu_rseq && set_record && self_here && reader_unregistered && gp_word && layout &&
+        *layout == RTDD_RCU_REC_LAYOUT) {
         reader_self_offset = self_here - (char *)__builtin_thread_pointer();
         rt_rcu_set_clock_word(gp_word);
         read_record = 1;

@@ -15,6 +15,8 @@ const struct rtdd_rcu_debug_ops *rtdd_rcu_set_debug_hooks(const struct rtdd_rcu_
     return old;
 }
 
+const unsigned int rtdd_rcu_record_layout = RTDD_RCU_REC_LAYOUT;
+
 void rtdd_rcu_set_read_record(int on)
 {
     if (on && __atomic_load_n(&rtdd_rcu_debug_ops_active, __ATOMIC_ACQUIRE))

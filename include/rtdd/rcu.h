@@ -51,6 +51,7 @@ struct rcu_head {
 #define RTDD_RCU_REC_LINE_SHIFT 8 /* the runtime's reference clock per line */
 #define RTDD_RCU_REC_LINE_BITS 21
 #define RTDD_RCU_REC_PC_BITS 48 /* entry: pc | CPU << 48 (CPU 0xffff: unknown) */
+#define RTDD_RCU_REC_LAYOUT 2   /* this layout (1: until the slot's word held the section) */
 struct rtdd_rcu_site {
     uintptr_t pc;   /* call site */
     uint32_t stack; /* the runtime's stack id of its first call */
@@ -97,7 +98,10 @@ struct rtdd_rcu_reader {
 #define RTDD_RCU_SLOW_HOOKS 1u  /* debug hooks installed */
 #define RTDD_RCU_SLOW_FENCE 2u  /* no membarrier(2): readers must fence */
 #define RTDD_RCU_SLOW_WAITER 4u /* a grace period sleeps: wake it on exit */
-#define RTDD_RCU_SLOW_RECORD 8u /* with HOOKS alone: record mode */
+/* With HOOKS alone: record mode, of the record layout RTDD_RCU_REC_LAYOUT.
+ * A new layout takes a new bit, so that code built with an older header
+ * never writes a record of this one (it only ever calls out). */
+#define RTDD_RCU_SLOW_RECORD 16u
 #define RTDD_RCU_RECORDING (RTDD_RCU_SLOW_HOOKS | RTDD_RCU_SLOW_RECORD)
 
 extern __thread struct rtdd_rcu_reader *rtdd_rcu_self

@@ -70,6 +70,10 @@ const struct rtdd_rcu_debug_ops *rtdd_rcu_set_debug_hooks(const struct rtdd_rcu_
  * out-of-line entry points itself and attaches records to reader slots:
  * on (with hooks installed) or off. Removing the hooks turns it off. */
 void rtdd_rcu_set_read_record(int on);
+/* The record layout this library's inline read side was built for
+ * (RTDD_RCU_REC_LAYOUT): records are attached only to a library of the
+ * owner's own layout. */
+extern const unsigned int rtdd_rcu_record_layout;
 
 #ifdef __cplusplus
 }
