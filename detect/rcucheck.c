@@ -146,7 +146,7 @@ char rt_rcu_anchors[RT_RCU_FLAVORS][2];
 /* The record the inline read side shares with us. */
 _Static_assert(RTDD_RCU_REC_LINE_SHIFT == RT_LINE_SHIFT && RTDD_RCU_REC_LINE_BITS == RT_RCU_LINE_BITS,
                "record mode indexes the line clocks as the runtime does");
-_Static_assert(sizeof(rt_stack_id) == sizeof(uint32_t), "record mode stores stack ids");
+_Static_assert(sizeof(rt_stack_id) == sizeof(uint32_t), "the record's site cache holds stack ids");
 
 /* The RCU pseudo-locks once created, by flavour (they are never retired). */
 static struct rt_lock *_Atomic readers_lock[RT_RCU_FLAVORS];
@@ -366,9 +366,10 @@ void rt_rcu_attach(struct rt_thread *t, struct rtdd_rcu_reader *slot)
     mark_in_use();
     note_flavor(RT_RCU_RTDD);
     t->rcu.line_clock = (const uint64_t *)rt_rcu_line_clock;
-    /* A section already open here began unseen: where is unknown. */
+    /* A section already open here began unseen: where is unknown, and
+     * the CPU it began on is taken to be this one. */
     if (__atomic_load_n(&slot->ctr, __ATOMIC_RELAXED) & RTDD_RCU_NEST_MASK) {
-        __atomic_store_n(&t->rcu.entry, entry_of(0, -1), __ATOMIC_RELAXED);
+        __atomic_store_n(&t->rcu.entry, entry_of(0, rt_thread_cpu(t)), __ATOMIC_RELAXED);
         __atomic_store_n(&t->rcu.nderef, 0, __ATOMIC_RELAXED);
     }
     t->rcu_slot = slot;
@@ -466,15 +467,50 @@ void rt_rcu_dereference(struct rt_thread *t, const void *value, uintptr_t pc)
 static struct { uintptr_t ptr; uint64_t clock; rt_stack_id stack; } unpub[UNPUB_SLOTS];
 static rt_spin_t unpub_lock = RT_SPIN_INIT;
 
-void rt_rcu_publish(struct rt_thread *t, const void *old, uintptr_t pc)
+/* The objects published most recently (lossy): their lines are noted at
+ * each publish and grace-period start, the clock steps after which every
+ * reader would otherwise call out at its first dereference of what is
+ * published now (record mode's line check). A replaced object leaves. */
+#define PUBLISHED_KEEP 8
+static _Atomic uintptr_t published[PUBLISHED_KEEP];
+static _Atomic unsigned published_next;
+
+static void note_published(uint64_t clock)
+{
+    for (unsigned i = 0; i < PUBLISHED_KEEP; i++) {
+        uintptr_t p = __atomic_load_n(&published[i], __ATOMIC_RELAXED);
+        if (p)
+            rt_rcu_note_referenced(p, clock);
+    }
+}
+
+static void keep_published(const void *old, const void *fresh)
+{
+    for (unsigned i = 0; i < PUBLISHED_KEEP; i++) {
+        uintptr_t expect = (uintptr_t)old;
+        if (old && __atomic_compare_exchange_n(&published[i], &expect, (uintptr_t)fresh, 0, __ATOMIC_RELAXED,
+                                               __ATOMIC_RELAXED))
+            return;
+    }
+    if (fresh)
+        __atomic_store_n(&published[__atomic_fetch_add(&published_next, 1, __ATOMIC_RELAXED) % PUBLISHED_KEEP],
+                         (uintptr_t)fresh, __ATOMIC_RELAXED);
+}
+
+void rt_rcu_publish(struct rt_thread *t, const void *old, const void *fresh, uintptr_t pc)
 {
     mark_in_use();
-    if (!old)
+    keep_published(old, fresh);
+    if (!old) {
+        if (fresh)
+            rt_rcu_note_referenced((uintptr_t)fresh, rcu_clock());
         return;
+    }
     unsigned slot = (unsigned)(rt_hash64((uintptr_t)old) & (UNPUB_SLOTS - 1));
     rt_stack_id stack = rt_site_stack(t, pc);
     uint64_t clock = rcu_tick();
     rt_rcu_note_referenced((uintptr_t)old, clock);
+    note_published(clock);
     rt_spin_lock(&unpub_lock);
     unpub[slot].clock = clock;
     unpub[slot].stack = stack;
@@ -507,6 +543,7 @@ void rt_rcu_wait_begin(struct rt_thread *t, enum rt_rcu_flavor f, int barrier, u
         return;
     rt_on_lock_pre(t, l, 0, pc);
     t->rcu.wait_clock = rcu_tick();
+    note_published(t->rcu.wait_clock);
     /* The watchdog sees a thread waiting for the readers that hold it. */
     t->rcu_wait_stack = rt_site_stack(t, pc);
     __atomic_fetch_add(&t->rcu_wait_seq, 1, __ATOMIC_RELAXED);

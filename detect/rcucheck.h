@@ -99,8 +99,9 @@ void rt_rcu_read_exit(struct rt_thread *t, enum rt_rcu_flavor f, uintptr_t pc);
 /* rcu_read_unlock() outside any section. */
 void rt_rcu_read_unbalanced(struct rt_thread *t, uintptr_t pc);
 void rt_rcu_dereference(struct rt_thread *t, const void *value, uintptr_t pc);
-/* rcu_assign_pointer/xchg: old is the pointer being replaced (unpublished). */
-void rt_rcu_publish(struct rt_thread *t, const void *old, uintptr_t pc);
+/* rcu_assign_pointer/xchg: old is the pointer being replaced (unpublished)
+ * by fresh. */
+void rt_rcu_publish(struct rt_thread *t, const void *old, const void *fresh, uintptr_t pc);
 /* synchronize_rcu (barrier = 0) or rcu_barrier (barrier = 1). */
 void rt_rcu_wait_begin(struct rt_thread *t, enum rt_rcu_flavor f, int barrier, uintptr_t pc);
 void rt_rcu_wait_end(struct rt_thread *t, enum rt_rcu_flavor f, int barrier, uintptr_t pc);

@@ -99,9 +99,8 @@ static void dereference(const void *value, const void *slot, const void *caller)
 
 static void publish(const void *value, const void *slot, const void *caller)
 {
-    (void)value;
     HOOK_ENTER();
-    rt_rcu_publish(t, __atomic_load_n((void *const *)slot, __ATOMIC_RELAXED), (uintptr_t)caller);
+    rt_rcu_publish(t, __atomic_load_n((void *const *)slot, __ATOMIC_RELAXED), value, (uintptr_t)caller);
     rti_leave();
 }
 

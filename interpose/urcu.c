@@ -150,7 +150,7 @@ RTI_EXPORT void *rcu_set_pointer_sym(void **p, void *v)
         real_set = (void *(*)(void **, void *))urcu_real("rcu_set_pointer_sym");
     struct rt_thread *t = rti_enter();
     if (t) {
-        rt_rcu_publish(t, __atomic_load_n(p, __ATOMIC_RELAXED), RTI_CALLER());
+        rt_rcu_publish(t, __atomic_load_n(p, __ATOMIC_RELAXED), v, RTI_CALLER());
         rti_leave();
     }
     return real_set(p, v);
@@ -163,7 +163,7 @@ RTI_EXPORT void *rcu_xchg_pointer_sym(void **p, void *v)
     void *old = real_xchg(p, v);
     struct rt_thread *t = rti_enter();
     if (t) {
-        rt_rcu_publish(t, old, RTI_CALLER());
+        rt_rcu_publish(t, old, v, RTI_CALLER());
         rti_leave();
     }
     return old;
@@ -176,7 +176,7 @@ RTI_EXPORT void *rcu_cmpxchg_pointer_sym(void **p, void *old, void *v)
     void *seen = real_cmpxchg(p, old, v);
     struct rt_thread *t;
     if (seen == old && (t = rti_enter())) {
-        rt_rcu_publish(t, old, RTI_CALLER());
+        rt_rcu_publish(t, old, v, RTI_CALLER());
         rti_leave();
     }
     return seen;

@@ -164,8 +164,7 @@ static inline __attribute__((always_inline)) int rtdd_rcu_record_unlock(struct r
          * begin: whoever sees a section sees only its own dereferences. */
         __atomic_store_n(&r->nderef, 0, __ATOMIC_RELAXED);
         r->sections++;
-        uint16_t entered_on = (uint16_t)(r->entry >> RTDD_RCU_REC_PC_BITS);
-        if ((uint16_t)*r->cpu_id != entered_on && entered_on != 0xffff) /* 0xffff: unknown */
+        if ((uint16_t)*r->cpu_id != (uint16_t)(r->entry >> RTDD_RCU_REC_PC_BITS))
             r->migrated++;
     }
     return 1;
