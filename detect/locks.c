@@ -198,7 +198,7 @@ uint64_t rt_on_lock_pre_nested(struct rt_thread *t, struct rt_lock *lock, unsign
 {
     /* A read section entered inline comes first on the stack: the edge
      * rcu_read_lock -> lock. */
-    if (t->rcu.depth | (uint32_t)*t->rcu_ctr)
+    if (t->rcu.depth || (t->rcu_ctr && (uint32_t)*t->rcu_ctr))
         rt_rcu_materialize(t);
     if (t->nheld == 0)
         return 0;

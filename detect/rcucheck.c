@@ -197,7 +197,8 @@ static int section_of(const struct rt_thread *t, struct section *s)
         s->clock = __atomic_load_n(&t->rcu.enter_clock, __ATOMIC_RELAXED);
         return 1;
     }
-    uint64_t word = __atomic_load_n(t->rcu_ctr, __ATOMIC_ACQUIRE);
+    const volatile uint64_t *slot_word = __atomic_load_n(&t->rcu_ctr, __ATOMIC_ACQUIRE);
+    uint64_t word = slot_word ? __atomic_load_n(slot_word, __ATOMIC_ACQUIRE) : 0;
     if (!(word & RTDD_RCU_NEST_MASK))
         return 0;
     s->depth = (unsigned)(word & RTDD_RCU_NEST_MASK);
@@ -384,7 +385,7 @@ void rt_rcu_detach(struct rt_thread *t)
         return;
     struct rtdd_rcu_record *mine = &t->rcu;
     __atomic_compare_exchange_n(&slot->record, &mine, NULL, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
-    __atomic_store_n(&t->rcu_ctr, &rt_thread_no_rcu_ctr, __ATOMIC_RELEASE);
+    __atomic_store_n(&t->rcu_ctr, NULL, __ATOMIC_RELEASE);
     t->rcu_slot = NULL;
     t->rcu_gated = 0;
 }

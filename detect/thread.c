@@ -58,8 +58,6 @@ static void reclaim_thread(struct rcu_head *head)
     rt_pool_put(&thread_pool, t);
 }
 
-const uint64_t rt_thread_no_rcu_ctr;
-
 struct rt_thread *rt_thread_new(int tid)
 {
     struct rt_thread *t = rt_pool_get(&thread_pool);
@@ -69,7 +67,6 @@ struct rt_thread *rt_thread_new(int tid)
     }
     t->tid = tid;
     t->rcu.cpu_id = rt_cpu_thread_word();
-    t->rcu_ctr = &rt_thread_no_rcu_ctr;
     t->held = t->held_inline;
     t->held_cap = RT_HELD_INLINE;
     rt_spin_lock(&registry_lock);

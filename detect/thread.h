@@ -52,6 +52,11 @@ struct rt_thread {
     int untracked;                  /* out of memory for the held stack: stop checking */
     unsigned nheld, held_cap;
     struct rt_held *held;           /* held_inline, or a larger array once it overflows */
+    /* Record mode: the word of the librtdd_rcu reader slot the record is
+     * attached to (NULL while detached), which holds the nesting
+     * and entry clock of the thread's librtdd_rcu sections. Beside nheld:
+     * the lock paths test both. */
+    const volatile uint64_t *rcu_ctr;
     /* Set while blocked in a lock call, for the deadlock watchdog. */
     struct rt_lock *_Atomic waiting_for;
     /* Set while in synchronize_rcu/rcu_barrier: a wait for readers, under
@@ -68,11 +73,8 @@ struct rt_thread {
     /* RCU section state and the call-site cache (pc -> stack of its first
      * call): librtdd_rcu's record, which its inline code reads and fills. */
     struct rtdd_rcu_record rcu;
-    /* Record mode: the librtdd_rcu reader slot the record is attached to,
-     * and that slot's word (a zero word while detached), which holds the
-     * nesting and entry clock of the thread's librtdd_rcu sections. */
+    /* Record mode: the librtdd_rcu reader slot the record is attached to. */
     void *rcu_slot;
-    const volatile uint64_t *rcu_ctr;
     uint8_t rcu_gated; /* the section is on the held stack: the record is withheld */
     struct rt_held held_inline[RT_HELD_INLINE];
     struct { struct rt_lock *lock; uint64_t id; } lock_cache[RT_LOCK_CACHE];
@@ -92,15 +94,13 @@ static inline int rt_thread_cpu(const struct rt_thread *t)
     return rt_cpu_rseq ? rt_thread_cpu_fast(t) : sched_getcpu();
 }
 
-/* What rcu_ctr points at while no slot is attached. */
-extern const uint64_t rt_thread_no_rcu_ctr;
-
 /* The thread holds locks or is inside a read section (one the runtime
  * tracks, or one librtdd_rcu's slot tracks in record mode): the lock paths
  * have something to check. */
 static inline unsigned rt_thread_busy(const struct rt_thread *t)
 {
-    return t->nheld | t->rcu.depth | (uint32_t)*t->rcu_ctr;
+    const volatile uint64_t *slot_word = t->rcu_ctr;
+    return t->nheld | t->rcu.depth | (slot_word ? (uint32_t)*slot_word : 0);
 }
 
 /* Is the held lock still the lock it was (not freed or destroyed since)? */
