@@ -121,6 +121,10 @@ cat <<'TXT'
   (native, rtdd, tsan, helgrind, drd, native, rtdd, ...), so load drift hits all tools alike.
   The **ratio** is computed pair by pair — a tool's time divided by the native time *of the same
   round* — and the median over the rounds is shown (`make bench`: 5 rounds).
+- All tools of a micro-benchmark round run on the same CPU (rounds take the CPUs in turn):
+  single-threaded workloads under `taskset`, the RCU reader pinned by `rcubench`
+  (`RCUBENCH_READER_CPU`); the two-thread lock workloads are not pinned. On a VM whose vCPUs
+  differ in speed at the moment, a pair split across them would measure the vCPUs.
 - Micro-benchmarks (`bench/micro/micro.c`) time their loop inside the program (process start-up
   excluded) and print ns per operation. ThreadSanitizer runs 1/10 and Helgrind/DRD 1/1000 of the
   iterations; everything is normalized per operation.

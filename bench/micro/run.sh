@@ -35,10 +35,24 @@ graph_100k|graph|100000|1|0
 rcu_read1|rcu|0|0|0
 rcu_plain|rcuplain|5000000|0|0"
 
-# run_tool TOOL WORKLOAD ITERATIONS OUTBASE: one run; OUTBASE.v gets ns/op
+# Every tool of a round runs on the same CPU (the round's: rounds take the
+# CPUs in turn): on a VM whose vCPUs are not equally fast at the moment
+# (a busy host sibling), a native run on one and a checked run on the other
+# would measure the vCPUs. Single-threaded workloads are pinned whole; the
+# RCU reader is pinned by rcubench itself (RCUBENCH_READER_CPU), its
+# updater kept off that CPU; the two-thread lock workloads run unpinned.
+ncpu=$(nproc)
+pin_cmd() { # pin_cmd WORKLOAD CPU: the prefix that pins WORKLOAD's run
+    case $1 in
+    mutex_contended | nested3 | rcu | rcuplain) ;;
+    *) [ "$ncpu" -gt 1 ] && printf 'taskset -c %s\n' "$2" ;;
+    esac
+}
+
+# run_tool TOOL WORKLOAD ITERATIONS OUTBASE CPU: one run; OUTBASE.v gets ns/op
 # (or nan), OUTBASE.m "wall maxrss status".
 run_tool() {
-    local tool=$1 w=$2 n=$3 out=$4 cmd
+    local tool=$1 w=$2 n=$3 out=$4 cpu=$5 cmd
     case $w:$tool in
     rcu:native) cmd=("$rcubench" read 1 "$rcu_s") ;;
     rcu:rtdd) cmd=(env RTDD_OPTIONS=print_summary=0 "$rtdd" run -- "$rcubench" read 1 "$rcu_s") ;;
@@ -52,7 +66,10 @@ run_tool() {
     *:tsan) cmd=("$micro_tsan" "$w" "$n") ;;
     *:helgrind | *:drd) cmd=(valgrind --tool="$tool" -q "$micro" "$w" "$n") ;;
     esac
-    if timeout 300 "$measure" "$out.m" -- "${cmd[@]}" >"$out.o" 2>>"$logs/micro-$w-$tool.log"; then
+    local pin
+    read -r -a pin < <(pin_cmd "$w" "$cpu")
+    if RCUBENCH_READER_CPU=$cpu timeout 300 "$measure" "$out.m" -- "${pin[@]}" "${cmd[@]}" >"$out.o" \
+        2>>"$logs/micro-$w-$tool.log"; then
         case $w in rcu | rcuplain) awk 'NR == 1 { print $2 }' "$out.o" >"$out.v" ;; *) head -1 "$out.o" >"$out.v" ;; esac
     else
         echo nan >"$out.v"; echo "nan nan $?" >"$out.m"
@@ -75,7 +92,7 @@ printf '%s\n' "$workloads" | while IFS='|' read -r name w iters tdiv vdiv; do
             helgrind | drd) [ "$vdiv" = 0 ] || [ "$r" -gt "$vg_rounds" ] && continue; n=$((iters / vdiv)) ;;
             esac
             [ "$w" = rcu ] && n=0 # runs rcu_s seconds
-            run_tool "$tool" "$w" "$n" "$tmp/$name.$tool.$r"
+            run_tool "$tool" "$w" "$n" "$tmp/$name.$tool.$r" $(((r - 1) % ncpu))
             echo "$n" >"$tmp/$name.$tool.n"
         done
     done

@@ -15,6 +15,7 @@
 #include "flavor.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,14 +98,33 @@ static void *updater(void *arg)
     return NULL;
 }
 
+/* RCUBENCH_READER_CPU=N (bench/micro/run.sh): readers on CPUs N, N+1, ...
+ * and the updater on the next one, so that runs compared with each other
+ * use the same CPUs. */
+static void pin(pthread_t t, long cpu)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET((int)cpu, &set);
+    pthread_setaffinity_np(t, sizeof set, &set);
+}
+
 static int mode_read(int nreaders, double seconds)
 {
     shared = new_payload(0);
     pthread_t r[16], u;
+    const char *first = getenv("RCUBENCH_READER_CPU");
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN), cpu0 = first ? atol(first) : -1;
+    int pinned = cpu0 >= 0 && ncpu > nreaders;
     pthread_create(&u, NULL, updater, NULL);
+    if (pinned)
+        pin(u, (cpu0 + nreaders) % ncpu);
     double t0 = now();
-    for (int i = 0; i < nreaders; i++)
+    for (int i = 0; i < nreaders; i++) {
         pthread_create(&r[i], NULL, reader, NULL);
+        if (pinned)
+            pin(r[i], (cpu0 + i) % ncpu);
+    }
     usleep((useconds_t)(seconds * 1e6));
     __atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
     for (int i = 0; i < nreaders; i++)
