@@ -44,15 +44,15 @@ RCU_PROG_BINS := $(foreach s,$(RCU_PROG_SRCS),$(PROG_DIR)/rcu_$(basename $(notdi
 $(foreach v,rtdd static urcu,$(PROG_DIR)/rcu_read_side_no_rseq-$(v) $(PROG_DIR)/rcu_read_side_no_rseq_registered-$(v) \
     $(PROG_DIR)/rcu_read_side_no_kernel_rseq-$(v)): \
     tests/programs/rcu/read_side_direct.c
-$(PROG_DIR)/rcu_%-rtdd: tests/programs/rcu/%.c tests/programs/rcu/rcu_api.h $(BUILD)/lib/librtdd_rcu.so
+$(PROG_DIR)/rcu_%-rtdd: tests/programs/rcu/%.c $(wildcard tests/programs/rcu/*.h) $(BUILD)/lib/librtdd_rcu.so
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(PROG_CFLAGS) -Iinclude -DRCU_RTDD -o $@ $< -L$(BUILD)/lib -lrtdd_rcu \
 	    -Wl,-rpath,$(abspath $(BUILD)/lib)
-$(PROG_DIR)/rcu_%-static: tests/programs/rcu/%.c tests/programs/rcu/rcu_api.h $(BUILD)/lib/librtdd_rcu.a
+$(PROG_DIR)/rcu_%-static: tests/programs/rcu/%.c $(wildcard tests/programs/rcu/*.h) $(BUILD)/lib/librtdd_rcu.a
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(PROG_CFLAGS) -Iinclude -DRCU_RTDD -DRCU_STATIC -rdynamic -o $@ $< \
 	    $(BUILD)/lib/librtdd_rcu.a
-$(PROG_DIR)/rcu_%-urcu: tests/programs/rcu/%.c tests/programs/rcu/rcu_api.h
+$(PROG_DIR)/rcu_%-urcu: tests/programs/rcu/%.c $(wildcard tests/programs/rcu/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(PROG_CFLAGS) -DRCU_URCU -o $@ $< -lurcu-memb
 

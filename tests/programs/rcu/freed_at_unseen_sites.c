@@ -7,59 +7,26 @@
  * through the same function (the barrier wait's). */
 // expect: rcu-freed-while-referenced
 // log: still referenced by an RCU reader!
-// log: freed_at_unseen_sites.c:27
-// log: freed_at_unseen_sites.c:28
+// log: route_update.h:15
+// log: route_update.h:16
 // log: and obtained this object with rcu_dereference() at:
 // log: ] reader+
-#include "rcu_api.h"
-#include <stdlib.h>
-struct route { int dest, gateway; };
-static struct route *current_route;
-static pthread_barrier_t in_section, freed;
+#include "route_update.h"
 __attribute__((noinline)) static void warm_up(void)
 {
     rcu_read_lock();
     (void)rcu_dereference(current_route);
     rcu_read_unlock();
 }
-__attribute__((noinline)) static int lookup_and_wait(void)
-{
-    rcu_read_lock();
-    struct route *r = rcu_dereference(current_route);
-    pthread_barrier_wait(&in_section);
-    pthread_barrier_wait(&freed);
-    int gw = r ? 1 : 0; /* r is dangling here: the bug's consequence */
-    rcu_read_unlock();
-    return gw;
-}
 static void *reader(void *arg)
 {
     test_rcu_online();
     warm_up();
-    lookup_and_wait();
+    route_lookup(1);
     test_rcu_offline();
     return arg;
 }
-__attribute__((noinline)) static void replace_route(void)
-{
-    struct route *fresh = calloc(1, sizeof *fresh), *old = current_route;
-    rcu_assign_pointer(current_route, fresh);
-    free(old); /* BUG: no grace period */
-}
 int main(void)
 {
-    pthread_t t;
-    pthread_barrier_init(&in_section, NULL, 2);
-    pthread_barrier_init(&freed, NULL, 2);
-    current_route = calloc(1, sizeof *current_route);
-    test_rcu_online();
-    pthread_create(&t, NULL, reader, NULL);
-    pthread_barrier_wait(&in_section);
-    replace_route();
-    pthread_barrier_wait(&freed);
-    pthread_join(t, NULL);
-    synchronize_rcu();
-    free(current_route);
-    test_rcu_offline();
-    return 0;
+    return run_route_update(reader);
 }
