@@ -178,10 +178,13 @@ static inline __attribute__((always_inline)) int rtdd_rcu_record_dereference(con
     struct rtdd_rcu_record *r = self->record;
     if (__builtin_expect(r == NULL, 0))
         return 0;
-    /* The runtime notes a line's first reference after each step of its
-     * clock (compared modulo 2^31). Outside a section the slot's word
-     * keeps the last section's clock; what is recorded there is unused. */
+    /* Outside a section there is nothing to remember (the ring would hand
+     * it to the next section). */
     uint64_t ctr = __atomic_load_n(&self->ctr, __ATOMIC_RELAXED);
+    if (__builtin_expect(!(ctr & RTDD_RCU_NEST_MASK), 0))
+        return 1;
+    /* The runtime notes a line's first reference after each step of its
+     * clock (compared modulo 2^31). */
     uintptr_t line = ((uintptr_t)value >> RTDD_RCU_REC_LINE_SHIFT) & ((1u << RTDD_RCU_REC_LINE_BITS) - 1);
     uint32_t noted = (uint32_t)__atomic_load_n(&r->line_clock[line], __ATOMIC_RELAXED) << 1 | 1;
     if (__builtin_expect((int32_t)(noted - (uint32_t)(ctr >> 32)) < 0, 0)) {
