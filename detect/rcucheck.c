@@ -469,9 +469,11 @@ static struct { uintptr_t ptr; uint64_t clock; rt_stack_id stack; } unpub[UNPUB_
 static rt_spin_t unpub_lock = RT_SPIN_INIT;
 
 /* The objects published most recently (lossy): their lines are noted at
- * each publish and grace-period start, the clock steps after which every
- * reader would otherwise call out at its first dereference of what is
- * published now (record mode's line check). A replaced object leaves. */
+ * each publish, a clock step after which every reader would otherwise call
+ * out at its first dereference of what is published now (record mode's
+ * line check). A replaced object leaves. Not at a grace period's start:
+ * the lines would stay live to free() while the object stays published,
+ * and frees of its neighbours would all look at the readers. */
 #define PUBLISHED_KEEP 8
 static _Atomic uintptr_t published[PUBLISHED_KEEP];
 static _Atomic unsigned published_next;
@@ -544,7 +546,6 @@ void rt_rcu_wait_begin(struct rt_thread *t, enum rt_rcu_flavor f, int barrier, u
         return;
     rt_on_lock_pre(t, l, 0, pc);
     t->rcu.wait_clock = rcu_tick();
-    note_published(t->rcu.wait_clock);
     /* The watchdog sees a thread waiting for the readers that hold it. */
     t->rcu_wait_stack = rt_site_stack(t, pc);
     __atomic_fetch_add(&t->rcu_wait_seq, 1, __ATOMIC_RELAXED);
