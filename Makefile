@@ -24,41 +24,40 @@ endif
 RESULTS    := $(BUILD)/test-results.txt
 RECORD     := tests/record.sh $(RESULTS)
 
-# Debian packages the build and tests need: pkg-config module or command -> package.
-DEP_PKGCONFIG := libunwind:libunwind-dev libdw:libdw-dev check:check liburcu:liburcu-dev json-c:libjson-c-dev zlib:zlib1g-dev
-DEP_COMMANDS  := valgrind:valgrind clang:clang spin:spin dot:graphviz gnuplot:gnuplot-nox
-# Modules of Debian's own python3 (a python3 earlier in PATH, or a `jsonschema`
-# command from it, says nothing about /usr/bin/python3's).
-DEP_PYMODULES := jsonschema:python3-jsonschema
+# Debian packages the build and tests need (deps.sh specs: cmd:COMMAND:PACKAGE,
+# pc:PKG-CONFIG-MODULE:PACKAGE, py:PYTHON3-MODULE:PACKAGE). Every tool a test
+# calls is here: what a developer's machine happens to have, a fresh one lacks.
+DEPS := cmd:pkg-config:pkg-config pc:libunwind:libunwind-dev pc:libdw:libdw-dev pc:check:check \
+        pc:liburcu:liburcu-dev pc:json-c:libjson-c-dev pc:zlib:zlib1g-dev \
+        cmd:g++:g++ cmd:valgrind:valgrind cmd:clang:clang cmd:spin:spin cmd:dot:graphviz \
+        cmd:gnuplot:gnuplot-nox cmd:man:man-db py:jsonschema:python3-jsonschema
 
-.PHONY: all check demo bench verify install uninstall clean deps check-prepare
-all: deps
+.PHONY: all check demo bench verify install uninstall clean deps check-prepare FORCE
+all:
 
 deps:
-	@missing=""; \
-	command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"; \
-	for d in $(DEP_PKGCONFIG); do \
-	  mod=$${d%%:*}; pkg=$${d##*:}; \
-	  pkg-config --exists $$mod 2>/dev/null || missing="$$missing $$pkg"; \
-	done; \
-	for d in $(DEP_COMMANDS); do \
-	  cmd=$${d%%:*}; pkg=$${d##*:}; \
-	  command -v $$cmd >/dev/null 2>&1 || missing="$$missing $$pkg"; \
-	done; \
-	for d in $(DEP_PYMODULES); do \
-	  mod=$${d%%:*}; pkg=$${d##*:}; \
-	  /usr/bin/python3 -c "import $$mod" >/dev/null 2>&1 || missing="$$missing $$pkg"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "rtdd: installing missing packages:$$missing"; \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) >$(or $(TMPDIR),/tmp)/rtdd-deps.log 2>&1 \
-	      || { echo "rtdd: apt-get failed, see $(or $(TMPDIR),/tmp)/rtdd-deps.log"; exit 1; }; \
-	  else \
-	    echo "rtdd: missing build dependencies. Install them with:"; \
-	    echo "    sudo apt-get install$$missing"; exit 1; \
-	  fi; \
-	fi
+	@./deps.sh "rtdd's build and tests" $(DEPS)
+
+# Flags that come from installed packages are computed after the deps step,
+# never when make reads the Makefile: $(CONFIG_MK) is an included makefile, so
+# make runs its rule (deps.sh, then pkg-config) before it builds anything,
+# -j or not, and reads the Makefile again when the file changed. Sub-makes
+# (RTDD_DEPS_DONE in their environment) take the file as it is.
+CONFIG_MK := $(BUILD)/config.mk
+NO_CONFIG_GOALS := clean deps check-fresh
+ifneq ($(filter-out $(NO_CONFIG_GOALS),$(or $(MAKECMDGOALS),all)),)
+include $(CONFIG_MK)
+endif
+$(CONFIG_MK): $(if $(RTDD_DEPS_DONE),,FORCE) Makefile deps.sh
+	@./deps.sh "rtdd's build and tests" $(DEPS)
+	@mkdir -p $(dir $@); set -e; \
+	 { echo "# Written by the Makefile after the deps step; flags of the installed packages."; \
+	   echo "RT_LIBS := $$(pkg-config --libs libunwind libdw) -ldl -lpthread"; \
+	   echo "CHECK_CFLAGS := $$(pkg-config --cflags check)"; \
+	   echo "CHECK_LIBS := $$(pkg-config --libs check)"; } >$@.tmp; \
+	 if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+export RTDD_DEPS_DONE := 1
+FORCE:
 
 check-prepare:
 	@mkdir -p $(BUILD)/logs; rm -f $(RESULTS); touch $(RESULTS)
@@ -80,13 +79,14 @@ include bench/bench.mk
 include install.mk
 include tests/guide/guide.mk
 include tests/stress/stress.mk
+include tests/fresh/fresh.mk
 
-check: deps
+check:
 	@$(MAKE) --no-print-directory check-prepare
 	@$(MAKE) --no-print-directory -k $(CHECK_TARGETS) || echo "FAIL make: a check target did not build or run" >>$(RESULTS)
 	@tests/summary.sh $(RESULTS)
 
-bench: deps
+bench: bench-deps
 	@$(MAKE) --no-print-directory $(BENCH_TARGETS)
 
 clean:

@@ -3,7 +3,8 @@
 # bench/results/{machine,micro,real}.csv and regenerates docs/performance.md
 # (+ docs/performance.svg) from all the CSVs, rcu.csv included (bench-rcu
 # runs first: rcu/rcu.mk is included before this file). QUICK=1: short run.
-# Needs (Debian): valgrind, clang, gnuplot-nox, xz-utils, zstd, pigz, sqlite3.
+# Needs (Debian): valgrind, clang, gnuplot-nox (in DEPS), and the real rows'
+# programs below (bench-deps installs them first).
 BENCH_DIR  := $(BUILD)/bench
 MICRO_BIN  := $(BENCH_DIR)/micro
 MICRO_TSAN := $(BENCH_DIR)/micro-tsan
@@ -27,6 +28,11 @@ $(MEASURE): bench/micro/measure.c
 $(REAL_GEN): bench/real/gen.c
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(BENCH_CC) -o $@ $<
+
+BENCH_DEPS := cmd:xz:xz-utils cmd:zstd:zstd cmd:pigz:pigz cmd:sqlite3:sqlite3 cmd:taskset:util-linux
+.PHONY: bench-deps
+bench-deps:
+	@./deps.sh "make bench" $(BENCH_DEPS)
 
 BENCH_TARGETS += bench-micro bench-real bench-report
 .PHONY: bench-micro bench-real bench-report bench-tools

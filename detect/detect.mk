@@ -1,7 +1,7 @@
 # The engine (detect/) and the preload runtime (interpose/) -> librtdd.so.
 DETECT_SRCS := $(wildcard detect/*.c)
 INTERPOSE_SRCS := $(wildcard interpose/*.c)
-RT_LIBS := $(shell pkg-config --libs libunwind libdw 2>/dev/null) -ldl -lpthread
+# RT_LIBS (libunwind, libdw) comes from $(BUILD)/config.mk, written after the deps step.
 
 # The runtime: hidden visibility (only the interposed names are exported),
 # initial-exec TLS, no builtin allocator folding, bound at load time.
@@ -76,7 +76,7 @@ DETECT_TEST_BIN := $(BUILD)/unit-san$(SANITIZE)/test_detect
 DETECT_TEST_RCU := $(BUILD)/rcu/unit-san$(SANITIZE)/librtdd_rcu.a
 $(DETECT_TEST_BIN): $(DETECT_TEST_SRCS) $(DETECT_UNIT_OBJS) $(DETECT_TEST_RCU) tests/unit/check_main.h tests/unit/detect_suites.h
 	@echo "  LD $@"; $(CC) $(UNIT_CFLAGS) -Itests/unit -o $@ $(DETECT_TEST_SRCS) $(DETECT_UNIT_OBJS) \
-	    $(DETECT_TEST_RCU) $(UNIT_LDFLAGS) $(shell pkg-config --libs check) $(RT_LIBS)
+	    $(DETECT_TEST_RCU) $(UNIT_LDFLAGS) $(CHECK_LIBS) $(RT_LIBS)
 
 CHECK_TARGETS += detect-check
 .PHONY: detect-check

@@ -11,7 +11,7 @@ all: $(EXAMPLE_BINS)
 # The program exits with the runtime's exitcode (66) because it has a bug;
 # the demo succeeds when the report was issued.
 .PHONY: demo
-demo: deps $(BUILD)/lib/librtdd.so $(BUILD)/bin/rtdd $(BUILD)/examples/xfrm_gc
+demo: $(BUILD)/lib/librtdd.so $(BUILD)/bin/rtdd $(BUILD)/examples/xfrm_gc
 	@echo "== rtdd run -- $(BUILD)/examples/xfrm_gc"
 	@$(BUILD)/bin/rtdd run -- $(BUILD)/examples/xfrm_gc; status=$$?; \
 	  if [ $$status -eq 66 ]; then echo "== exit status 66: rtdd reported the bug (see docs/kinds/active-lock-freed.md)"; \

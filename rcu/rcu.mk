@@ -56,7 +56,7 @@ $(RCU_UNIT_DIR)/librtdd_rcu.a: $(RCU_UNIT_OBJS)
 $(RCU_UNIT_DIR)/test_rcu%: tests/unit/test_rcu%.c tests/unit/check_main.h $(RCU_HDRS) $(RCU_UNIT_DIR)/librtdd_rcu.a $(RCU_LIB_SO)
 	@mkdir -p $(dir $@)
 	$(CC) $(UNIT_CFLAGS) -Itests/unit -DRTDD_RCU_SO='"$(abspath $(RCU_LIB_SO))"' -o $@ $< \
-	    $(RCU_UNIT_DIR)/librtdd_rcu.a $(UNIT_LDFLAGS) $$(pkg-config --cflags --libs check) \
+	    $(RCU_UNIT_DIR)/librtdd_rcu.a $(UNIT_LDFLAGS) $(CHECK_CFLAGS) $(CHECK_LIBS) \
 	    $(RCU_LDLIBS) -ldl
 
 # The read side's "one predictable branch on one global" is checked on the

@@ -23,7 +23,7 @@ ANALYZE_TEST_SRCS := $(wildcard tests/unit/test_analyze*.c)
 ANALYZE_TEST_BIN := $(ANALYZE_UNIT_DIR)/test_analyze
 $(ANALYZE_TEST_BIN): $(ANALYZE_TEST_SRCS) $(ANALYZE_UNIT_OBJS) tests/unit/check_main.h tests/analyze/unit_helpers.h
 	@echo "  LD $@"; $(CC) $(UNIT_CFLAGS) -Itests/unit -Itools/analyze -o $@ $(ANALYZE_TEST_SRCS) $(ANALYZE_UNIT_OBJS) \
-	    $(UNIT_LDFLAGS) $(shell pkg-config --libs check) $(ANALYZE_LIBS) -lpthread
+	    $(UNIT_LDFLAGS) $(CHECK_LIBS) $(ANALYZE_LIBS) -lpthread
 
 # The parser's fuzz target (libFuzzer, from Debian's clang). The engine
 # files it needs use GCC's atomics on _Atomic types, which clang refuses,

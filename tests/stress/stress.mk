@@ -25,7 +25,7 @@ $(STRESS_DIR)/libstress_dl.so $(STRESS_DIR)/libstress_dl2.so: tests/stress/lib/s
 
 .PHONY: check-stress stress-programs
 stress-programs: $(STRESS_BINS)
-check-stress: deps $(STRESS_BINS) $(BUILD)/lib/librtdd.so $(BUILD)/bin/rtdd
+check-stress: $(STRESS_BINS) $(BUILD)/lib/librtdd.so $(BUILD)/bin/rtdd
 	@mkdir -p $(BUILD)/logs; rm -f $(STRESS_RESULTS); touch $(STRESS_RESULTS)
 	@for c in $(STRESS_CASES); do \
 	  tests/record.sh $(STRESS_RESULTS) stress/$$c timeout -k 10 $(STRESS_TIMEOUT) \
