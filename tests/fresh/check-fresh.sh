@@ -113,7 +113,8 @@ for s in "demo:make demo" "j2check:make -j2 check"; do
     elif ! grep -q '^    sudo apt-get install ' "$logs/$name.log"; then fail "$name" "no 'sudo apt-get install' line"
     elif [ "$(grep -c 'apt-get install' "$logs/$name.log")" != 1 ]; then fail "$name" "the apt-get line is printed more than once"
     elif grep -qE 'error:|undefined reference|\.h: No such file' "$logs/$name.log"; then fail "$name" "compiler errors instead of a clean stop"
-    else echo "PASS check-fresh/$name"; fi
+    else echo "PASS check-fresh/$name: $(grep -c . "$logs/$name.log") lines, the last:"
+         tail -3 "$logs/$name.log" | sed 's/^/    /'; fi
 done
 
 # 2. Root: the README's commands, in a newcomer's order.
