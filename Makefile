@@ -47,10 +47,18 @@ CONFIG_MK := $(BUILD)/config.mk
 NO_CONFIG_GOALS := clean deps check-fresh
 ifneq ($(filter-out $(NO_CONFIG_GOALS),$(or $(MAKECMDGOALS),all)),)
 include $(CONFIG_MK)
+ifneq ($(MAKE_RESTARTS)$(RTDD_DEPS_DONE),)
+ifeq ($(RTDD_DEPS_MISSING),1)
+$(error rtdd: stopped: install the missing packages named above)
 endif
+endif
+endif
+# When packages are missing, the file says so, and make, reading it again,
+# stops right after deps.sh's one apt-get line (a stale one from an earlier
+# run stops nothing: the deps step runs again first).
 $(CONFIG_MK): $(if $(RTDD_DEPS_DONE),,FORCE) Makefile deps.sh
-	@./deps.sh "rtdd's build and tests" $(DEPS)
-	@mkdir -p $(dir $@); set -e; \
+	@mkdir -p $(dir $@); ./deps.sh "rtdd's build and tests" $(DEPS) || \
+	 { echo 'RTDD_DEPS_MISSING := 1' >$@; exit 0; }; set -e; \
 	 { echo "# Written by the Makefile after the deps step; flags of the installed packages."; \
 	   echo "RT_LIBS := $$(pkg-config --libs libunwind libdw) -ldl -lpthread"; \
 	   echo "CHECK_CFLAGS := $$(pkg-config --cflags check)"; \
