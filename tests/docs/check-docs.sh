@@ -5,7 +5,8 @@
 #  - every kind appears in the kinds table of docs/report-format.md as
 #    "| KIND | SEVERITY | `HEADLINE` |" with the severity and headline of kinds.def;
 #  - every option key in detect/options.def appears as `key` in docs/options.md;
-#  - no docs/kinds/*.md page describes a kind that kinds.def no longer has.
+#  - no docs/kinds/*.md page describes a kind that kinds.def no longer has;
+#  - the README names every package of the Makefile's DEPS list (the deps step).
 # kinds.def and options.def are X-macro tables:
 #   RT_KIND(ENUM, "name", SEVERITY, "headline", "title")
 #   RT_OPT(key, TYPE, "default", min, max, "values", "meaning")
@@ -75,7 +76,14 @@ for key in $keys; do
     grep -qF -- "\`$key\`" "$options_md" || missing "docs/options.md does not describe option \`$key\`"
 done
 
+# The packages the deps step installs: DEPS := spec spec \ (continued lines).
+pkgs=$(sed -n '/^DEPS[[:space:]]*:=/,/[^\\]$/p' "$root/Makefile" | tr ' \\' '\n\n' | sed -n 's/^[a-z]*:[^:]*:\(.*\)$/\1/p' | sort -u)
+[ -n "$pkgs" ] || missing "Makefile: no DEPS list found"
+for pkg in $pkgs; do
+    grep -qF -- "\`$pkg\`" "$root/README.md" || missing "README.md does not name the package \`$pkg\` of the Makefile's DEPS"
+done
+
 if [ "$fail" = 0 ]; then
-    echo "check-docs: ok ($nk_parsed kinds, $no_parsed options)"
+    echo "check-docs: ok ($nk_parsed kinds, $no_parsed options, $(printf '%s\n' "$pkgs" | grep -c .) packages)"
 fi
 exit "$fail"
