@@ -44,16 +44,14 @@ static void report_cond_misuse(struct rt_thread *t, struct rt_lock *cond, uintpt
     rt_report_finish(r);
 }
 
-void rt_on_cond_wait_begin(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, uintptr_t pc)
+void rt_on_cond_wait_begin(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, int owned_elsewhere, uintptr_t pc)
 {
     struct rt_lock *c = rt_lock_lookup(t, cond, RT_LOCK_COND, pc);
     unsigned index;
     const struct rt_held *h = held_entry(t, mutex, &index);
-    if (!h && !t->untracked) {
-        struct rt_lock *m = rt_locktab_find(mutex);
-        if (m && m->history_known)
-            report_cond_misuse(t, c, mutex, "but the thread does not hold that mutex", 0, 0);
-    }
+    /* The held stack answers, whether the mutex was ever seen or not. */
+    if (!h && !t->untracked && !owned_elsewhere)
+        report_cond_misuse(t, c, mutex, "but the thread does not hold that mutex", 0, 0);
     if (c && h) {
         uint64_t id = h->id, expected = 0;
         if (__atomic_fetch_add(&c->cond_waiters, 1, __ATOMIC_ACQ_REL) == 0) {

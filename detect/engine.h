@@ -14,6 +14,7 @@
 enum {
     RT_ACQ_TRY = 1,      /* trylock: never blocks, no order edge into it */
     RT_ACQ_READ = 2,     /* shared (rwlock read) */
+    RT_ACQ_TIMED = 4,    /* the wait has a timeout: a deadlock through it may end */
 };
 
 /* Lock identity. */
@@ -26,7 +27,9 @@ void rt_on_free(struct rt_thread *t, uintptr_t start, size_t len, uintptr_t pc);
 
 /* Condition variables: the wait releases and re-takes the mutex inside
  * libc, where no wrapper sees it. */
-void rt_on_cond_wait_begin(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, uintptr_t pc);
+/* owned_elsewhere: the mutex object itself says this thread owns it (taken
+ * where the runtime did not see it, e.g. before it was set up). */
+void rt_on_cond_wait_begin(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, int owned_elsewhere, uintptr_t pc);
 void rt_on_cond_wait_end(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, uintptr_t pc);
 
 /* The thread may block on lock from here until it is acquired (or the
@@ -38,7 +41,7 @@ void rt_on_lock_wait(struct rt_thread *t, struct rt_lock *lock, unsigned flags, 
 /* pthread_join: a wait for the thread whose pthread_t is handle to end,
  * which the deadlock watchdog follows like a wait for a lock that thread
  * holds (detect/join.c). */
-void rt_on_join_begin(struct rt_thread *t, uintptr_t handle, uintptr_t pc);
+void rt_on_join_begin(struct rt_thread *t, uintptr_t handle, int timed, uintptr_t pc);
 void rt_on_join_end(struct rt_thread *t);
 
 /* A thread ends: reports locks it still holds (lock-held-at-exit) and

@@ -7,12 +7,14 @@
 
 /* The watchdog finds the joined thread by its handle when it looks: it may
  * not have made its first tracked call yet. */
-void rt_on_join_begin(struct rt_thread *t, uintptr_t handle, uintptr_t pc)
+void rt_on_join_begin(struct rt_thread *t, uintptr_t handle, int timed, uintptr_t pc)
 {
+    /* A join of itself fails at once (EDEADLK): no wait. */
     if (!handle || handle == t->handle)
         return;
     t->wait_stack = rt_site_stack(t, pc);
     t->wait_mode = RT_HOLD_WRITE;
+    t->wait_timed = (uint8_t)(timed != 0);
     __atomic_fetch_add(&t->wait_seq, 1, __ATOMIC_RELAXED);
     __atomic_store_n(&t->joining, handle, __ATOMIC_RELEASE);
     rt_watchdog_ensure();

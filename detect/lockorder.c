@@ -11,6 +11,7 @@
 #include "rt_common.h"
 #include "runtime.h"
 #include "unwind.h"
+#include "watchdog.h"
 #include <string.h>
 
 #define MAX_GATES 3              /* candidate gate locks considered per edge */
@@ -291,7 +292,7 @@ static void copy_cycle(struct cycle_copy *c, unsigned len)
 }
 
 /* A node's lock record is only trusted for naming while it is the same lock. */
-static const struct rt_lock *live(struct rt_lock *l, uint64_t id)
+static const struct rt_lock *live(const struct rt_lock *l, uint64_t id)
 {
     return l && __atomic_load_n(&l->id, __ATOMIC_RELAXED) == id ? l : NULL;
 }
@@ -306,14 +307,49 @@ static void scenario(struct rt_report *r, const char *indent, const struct rt_lo
         rt_report_text(r, "%s%s(%s);", indent, rt_lock_op(l, read), name);
 }
 
+/* The cycle is happening now: say who is blocked where, and tell the
+ * watchdog, whose report of the same waits then refers to this one. */
+static void report_happening(struct rt_report *r, struct rt_thread *t, struct rt_lock *lock,
+                             struct rt_live_wait *w, unsigned n, const char *cycle)
+{
+    rt_report_text(r, "This deadlock is happening now: the other threads of the cycle are already blocked on its "
+                      "locks:");
+    for (unsigned i = 1; i <= n; i++) {
+        char comm[32], holds[160], waits[160];
+        rt_thread_comm(w[i].tid, comm, sizeof comm);
+        rt_lock_name(live(w[i].holds, w[i].holds_id), w[i].holds->addr, holds, sizeof holds);
+        rt_lock_name(live(w[i].waits, w[i].waits_id), w[i].waits->addr, waits, sizeof waits);
+        rt_report_stack(r, w[i].stack, "%s/%d holds %s and is blocked waiting for %s, at:", comm, w[i].tid,
+                        holds, waits);
+    }
+    w[0].t = t;
+    w[0].tid = t->tid;
+    w[0].waits = lock;
+    w[0].waits_id = __atomic_load_n(&lock->id, __ATOMIC_RELAXED);
+    w[0].seq = __atomic_load_n(&t->wait_seq, __ATOMIC_RELAXED);
+    rt_watchdog_note_now(w, n + 1, cycle);
+}
+
 static void report_cycle(struct rt_thread *t, struct rt_lock *lock, unsigned flags, const struct rt_held *h,
                          const struct cycle_copy *c)
 {
     char comm[32], desc[512], name_new[160], name_held[160], name[160];
+    /* live[0] is this thread; the others from 1. */
+    struct rt_live_wait live_waits[MAX_CYCLE + 1];
+    unsigned nlive = rt_watchdog_cycle_now(t, lock, flags, live_waits + 1, MAX_CYCLE);
     uintptr_t addr = __atomic_load_n(&lock->addr, __ATOMIC_RELAXED);
     rt_thread_comm(t->tid, comm, sizeof comm);
     rt_lock_name(lock, addr, name_new, sizeof name_new);
     rt_lock_name(h->lock, h->addr, name_held, sizeof name_held);
+    /* The cycle as one line: the new lock, then the existing chain back to the held one. */
+    char line[1024];
+    struct rt_buf b;
+    rt_buf_init(&b, line, sizeof line);
+    rt_buf_printf(&b, "cycle: %s -> %s", name_held, name_new);
+    for (unsigned i = 0; i < c->n; i++) {
+        rt_lock_name(live(c->e[i].to_lock, c->e[i].to_id), c->e[i].to_addr, name, sizeof name);
+        rt_buf_printf(&b, " -> %s", name);
+    }
     struct rt_report *r = rt_report_begin(RT_KIND_LOCK_ORDER_INVERSION, t->tid);
     if (!r)
         return;
@@ -329,6 +365,8 @@ static void report_cycle(struct rt_thread *t, struct rt_lock *lock, unsigned fla
     rt_report_stack(r, h->stack, "but the thread already holds lock %s%s, taken at:", desc,
                     h->mode == RT_HOLD_READ ? " (for reading)" : "");
     rt_report_text(r, "which lock already depends on the new lock.");
+    if (nlive)
+        report_happening(r, t, lock, live_waits, nlive, line);
     rt_report_text(r, "The existing dependency chain (in reverse order) is:");
     for (unsigned i = c->n; i-- > 0;) {
         char from[160], to[160], who[32];
@@ -339,15 +377,6 @@ static void report_cycle(struct rt_thread *t, struct rt_lock *lock, unsigned fla
                         c->e[i].tid);
         if (c->e[i].from_stack)
             rt_report_stack(r, c->e[i].from_stack, "   where %s had been taken at:", from);
-    }
-    /* The cycle as one line: the new lock, then the existing chain back to the held one. */
-    char line[1024];
-    struct rt_buf b;
-    rt_buf_init(&b, line, sizeof line);
-    rt_buf_printf(&b, "cycle: %s -> %s", name_held, name_new);
-    for (unsigned i = 0; i < c->n; i++) {
-        rt_lock_name(live(c->e[i].to_lock, c->e[i].to_id), c->e[i].to_addr, name, sizeof name);
-        rt_buf_printf(&b, " -> %s", name);
     }
     rt_report_text(r, "%s", line);
     /* The thread that learned the last edge of the chain took held after parent. */

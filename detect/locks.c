@@ -205,12 +205,15 @@ uint64_t rt_on_lock_pre_nested(struct rt_thread *t, struct rt_lock *lock, unsign
     uint64_t chain = rt_chain_step(held_chain(t, t->nheld - 1), lock, flags);
     if (t->untracked || (flags & RT_ACQ_TRY))
         return chain;
+    /* The wait is shown before the checks: a thread that closes a cycle
+     * then sees the others of the cycle blocked, whichever came first
+     * (the graph lock orders them). */
+    rt_on_lock_wait(t, lock, flags, pc);
     const struct rt_held *again = self_deadlock(t, lock, flags);
     if (again)
         rt_report_recursive_locking(t, lock, again, flags, pc);
     else if (rt_opt.detect_deadlocks && !lock->no_order && !rt_lockorder_chain_known(chain))
         rt_lockorder_check(t, lock, flags, chain, pc);
-    rt_on_lock_wait(t, lock, flags, pc);
     return chain;
 }
 
@@ -219,6 +222,7 @@ void rt_on_lock_wait(struct rt_thread *t, struct rt_lock *lock, unsigned flags, 
     /* Blocked from here until acquired: the watchdog may look. */
     t->wait_stack = rt_site_stack(t, pc);
     t->wait_mode = (flags & RT_ACQ_READ) ? RT_HOLD_READ : RT_HOLD_WRITE;
+    t->wait_timed = (flags & RT_ACQ_TIMED) != 0;
     __atomic_fetch_add(&t->wait_seq, 1, __ATOMIC_RELAXED);
     __atomic_store_n(&t->waiting_for, lock, __ATOMIC_RELEASE);
     rt_watchdog_ensure();

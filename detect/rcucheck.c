@@ -1,27 +1,17 @@
 #include "rcucheck.h"
+#include "rcucheck_internal.h"
 #include "engine.h"
-#include "freegate.h"
 #include "lockdesc.h"
 #include "report.h"
-#include "rt_alloc.h"
 #include "rt_common.h"
-#include "runtime.h"
-#include "unwind.h"
-#include "watchdog.h"
 #include <string.h>
-#include <time.h>
 
 _Atomic uint64_t rt_rcu_line_clock[1u << RT_RCU_LINE_BITS];
 _Atomic uint64_t rt_rcu_gp_floor;
 
-/* Read-mostly: written once, so the read side does not store to it. */
-static inline void mark_in_use(void)
-{
-    rt_free_checks_add(RT_FREE_RCU);
-}
 static _Atomic unsigned long migrated, sections;
 
-static const char *const flavor_names[RT_RCU_FLAVORS] = { "librtdd_rcu", "urcu-memb", "urcu-mb", "urcu-bp",
+const char *const rt_rcu_flavor_names[RT_RCU_FLAVORS] = { "librtdd_rcu", "urcu-memb", "urcu-mb", "urcu-bp",
                                                           "urcu-qsbr", "urcu-signal" };
 
 /* The RCU clock: an epoch that only update-side events advance (a grace
@@ -71,7 +61,7 @@ static void refresh_lines(uint64_t now)
     }
 }
 
-static inline uint64_t rcu_tick(void)
+uint64_t rt_rcu_tick(void)
 {
     uint64_t *word = __atomic_load_n(&clock_word, __ATOMIC_ACQUIRE);
     if (!word)
@@ -129,7 +119,7 @@ static void note_flavor(enum rt_rcu_flavor f)
 }
 
 /* Every reader of f that entered before clock began has left. */
-static void grace_period_done(enum rt_rcu_flavor f, uint64_t began)
+void rt_rcu_grace_period_done(enum rt_rcu_flavor f, uint64_t began)
 {
     uint64_t done = __atomic_load_n(&gp_done[f], __ATOMIC_RELAXED);
     while (done < began &&
@@ -151,7 +141,7 @@ _Static_assert(sizeof(rt_stack_id) == sizeof(uint32_t), "the record's site cache
 /* The RCU pseudo-locks once created, by flavour (they are never retired). */
 static struct rt_lock *_Atomic readers_lock[RT_RCU_FLAVORS];
 
-static struct rt_lock *pseudo(struct rt_thread *t, enum rt_rcu_flavor f, int callbacks, uintptr_t pc)
+struct rt_lock *rt_rcu_pseudo_lock(struct rt_thread *t, enum rt_rcu_flavor f, int callbacks, uintptr_t pc)
 {
     struct rt_lock *l = rt_lock_lookup(t, (uintptr_t)&anchors[f][callbacks], RT_LOCK_RWLOCK, pc);
     if (l && !callbacks)
@@ -180,15 +170,7 @@ int rt_rcu_forgotten_at_fork(const struct rt_lock *l, uintptr_t addr)
            (addr == (uintptr_t)&anchors[RT_RCU_RTDD][0] || addr == (uintptr_t)&anchors[RT_RCU_RTDD][1]);
 }
 
-/* The thread's current read section, as the checks see it: one the
- * runtime tracks itself, else the librtdd_rcu section its slot's word
- * holds (record mode). Other threads may ask. */
-struct section {
-    unsigned depth;
-    uint8_t flavor;
-    uint64_t clock;
-};
-static int section_of(const struct rt_thread *t, struct section *s)
+int rt_rcu_section_of(const struct rt_thread *t, struct rt_rcu_section *s)
 {
     unsigned depth = __atomic_load_n(&t->rcu.depth, __ATOMIC_ACQUIRE);
     if (depth) {
@@ -226,8 +208,8 @@ static inline int entry_cpu(uint64_t entry)
 
 uint64_t rt_rcu_enter_clock(const struct rt_thread *t)
 {
-    struct section s;
-    return section_of(t, &s) ? s.clock : 0;
+    struct rt_rcu_section s;
+    return rt_rcu_section_of(t, &s) ? s.clock : 0;
 }
 
 uintptr_t rt_rcu_enter_pc(const struct rt_thread *t)
@@ -240,14 +222,9 @@ rt_stack_id rt_rcu_enter_stack(const struct rt_thread *t)
     return rt_site_stack_known(rt_rcu_enter_pc(t));
 }
 
-static rt_stack_id here(void)
-{
-    return rt_stack_capture((unsigned)rt_opt.stack_depth);
-}
-
 /* what == NULL: no stack of the call itself (a thread's exit runs in
  * libc's teardown; the section's entry is what explains it). */
-static void report_simple(struct rt_thread *t, enum rt_kind kind, const char *headline, const char *what,
+void rt_rcu_report_simple(struct rt_thread *t, enum rt_kind kind, const char *headline, const char *what,
                           const char *explain)
 {
     char comm[32];
@@ -257,14 +234,14 @@ static void report_simple(struct rt_thread *t, enum rt_kind kind, const char *he
         return;
     rt_report_headline(r, "%s", headline);
     if (what)
-        rt_report_stack(r, here(), "%s/%d %s at:", comm, t->tid, what);
+        rt_report_stack(r, rt_rcu_stack_here(), "%s/%d %s at:", comm, t->tid, what);
     else
         rt_report_text(r, "%s/%d is exiting", comm, t->tid);
-    struct section sec;
-    if (section_of(t, &sec))
+    struct rt_rcu_section sec;
+    if (rt_rcu_section_of(t, &sec))
         rt_report_stack(r, rt_site_stack_complete(rt_rcu_enter_pc(t), 0),
-                        "inside the %s read-side critical section (depth %u) it entered at:", flavor_names[sec.flavor],
-                        sec.depth);
+                        "inside the %s read-side critical section (depth %u) it entered at:",
+                        rt_rcu_flavor_names[sec.flavor], sec.depth);
     if (explain)
         rt_report_text(r, "%s", explain);
     rt_report_held_locks(r, t, comm);
@@ -318,7 +295,7 @@ static void section_ends(struct rt_thread *t)
 
 void rt_rcu_read_enter(struct rt_thread *t, enum rt_rcu_flavor f, uintptr_t pc)
 {
-    mark_in_use();
+    rt_rcu_mark_in_use();
     if (slot_tracked(t, f)) {
         /* The slot counts the nesting and holds the entry clock. */
         if ((__atomic_load_n(t->rcu_ctr, __ATOMIC_RELAXED) & RTDD_RCU_NEST_MASK) != 1)
@@ -326,7 +303,7 @@ void rt_rcu_read_enter(struct rt_thread *t, enum rt_rcu_flavor f, uintptr_t pc)
         note_flavor(f);
         section_begins(t, pc);
         if (t->nheld) {
-            struct rt_lock *l = pseudo(t, f, 0, pc);
+            struct rt_lock *l = rt_rcu_pseudo_lock(t, f, 0, pc);
             if (l) {
                 uint64_t chain = rt_on_lock_pre(t, l, RT_ACQ_READ, pc);
                 rt_on_lock_acquired(t, l, RT_ACQ_READ, chain, pc);
@@ -342,7 +319,7 @@ void rt_rcu_read_enter(struct rt_thread *t, enum rt_rcu_flavor f, uintptr_t pc)
     }
     /* Outermost: a read acquisition of the flavour's RCU lock. */
     note_flavor(f);
-    struct rt_lock *l = pseudo(t, f, 0, pc);
+    struct rt_lock *l = rt_rcu_pseudo_lock(t, f, 0, pc);
     t->rcu.flavor = (uint8_t)f;
     section_begins(t, pc);
     /* Pushed before the depth is set, so that the push is not taken for
@@ -364,7 +341,7 @@ void rt_rcu_attach(struct rt_thread *t, struct rtdd_rcu_reader *slot)
         return;
     if (t->rcu_slot && t->rcu_slot != slot)
         rt_rcu_detach(t);
-    mark_in_use();
+    rt_rcu_mark_in_use();
     note_flavor(RT_RCU_RTDD);
     t->rcu.line_clock = (const uint64_t *)rt_rcu_line_clock;
     /* A section already open here began unseen: where is unknown, and
@@ -392,8 +369,8 @@ void rt_rcu_detach(struct rt_thread *t)
 
 struct rt_lock *rt_rcu_unmaterialized_lock(const struct rt_thread *t)
 {
-    struct section s;
-    if (!section_of(t, &s) || s.flavor >= RT_RCU_FLAVORS || section_on_stack(t, s.flavor))
+    struct rt_rcu_section s;
+    if (!rt_rcu_section_of(t, &s) || s.flavor >= RT_RCU_FLAVORS || section_on_stack(t, s.flavor))
         return NULL;
     return __atomic_load_n(&readers_lock[s.flavor], __ATOMIC_ACQUIRE);
 }
@@ -415,10 +392,10 @@ void rt_rcu_materialize(struct rt_thread *t)
 void rt_rcu_read_unbalanced(struct rt_thread *t, uintptr_t pc)
 {
     (void)pc;
-    report_simple(t, RT_KIND_RCU_UNBALANCED, "WARNING: bad rcu_read_unlock() nesting",
-                  "calls rcu_read_unlock() outside any read-side critical section",
-                  "There is no matching rcu_read_lock(): the unlock would end a section that another "
-                  "rcu_read_lock() of this thread still needs, or underflow the nesting count.");
+    rt_rcu_report_simple(t, RT_KIND_RCU_UNBALANCED, "WARNING: bad rcu_read_unlock() nesting",
+                         "calls rcu_read_unlock() outside any read-side critical section",
+                         "There is no matching rcu_read_lock(): the unlock would end a section that another "
+                         "rcu_read_lock() of this thread still needs, or underflow the nesting count.");
 }
 
 void rt_rcu_read_exit(struct rt_thread *t, enum rt_rcu_flavor f, uintptr_t pc)
@@ -451,8 +428,8 @@ void rt_rcu_read_exit(struct rt_thread *t, enum rt_rcu_flavor f, uintptr_t pc)
 
 void rt_rcu_dereference(struct rt_thread *t, const void *value, uintptr_t pc)
 {
-    struct section s;
-    if (!value || !section_of(t, &s))
+    struct rt_rcu_section s;
+    if (!value || !rt_rcu_section_of(t, &s))
         return;
     rt_rcu_note_referenced((uintptr_t)value, s.clock);
     rt_site_stack(t, pc); /* captured now: reports name the site later */
@@ -502,7 +479,7 @@ static void keep_published(const void *old, const void *fresh)
 
 void rt_rcu_publish(struct rt_thread *t, const void *old, const void *fresh, uintptr_t pc)
 {
-    mark_in_use();
+    rt_rcu_mark_in_use();
     keep_published(old, fresh);
     if (!old) {
         if (fresh)
@@ -511,7 +488,7 @@ void rt_rcu_publish(struct rt_thread *t, const void *old, const void *fresh, uin
     }
     unsigned slot = (unsigned)(rt_hash64((uintptr_t)old) & (UNPUB_SLOTS - 1));
     rt_stack_id stack = rt_site_stack(t, pc);
-    uint64_t clock = rcu_tick();
+    uint64_t clock = rt_rcu_tick();
     rt_rcu_note_referenced((uintptr_t)old, clock);
     note_published(clock);
     rt_spin_lock(&unpub_lock);
@@ -519,188 +496,6 @@ void rt_rcu_publish(struct rt_thread *t, const void *old, const void *fresh, uin
     unpub[slot].stack = stack;
     __atomic_store_n(&unpub[slot].ptr, (uintptr_t)old, __ATOMIC_RELAXED);
     rt_spin_unlock(&unpub_lock);
-}
-
-void rt_rcu_wait_begin(struct rt_thread *t, enum rt_rcu_flavor f, int barrier, uintptr_t pc)
-{
-    mark_in_use();
-    const char *what = barrier ? "rcu_barrier()" : "synchronize_rcu()";
-    struct section sec;
-    if (section_of(t, &sec)) {
-        char calls[64];
-        struct rt_buf b;
-        rt_buf_init(&b, calls, sizeof calls);
-        rt_buf_printf(&b, "calls %s", what);
-        report_simple(t, RT_KIND_RCU_SYNC_IN_READER, "BUG: Illegal synchronize_rcu() in RCU read-side critical section!",
-                      calls,
-                      barrier ? "rcu_barrier() waits for callbacks, which wait for a grace period, which waits "
-                                "for this reader: it can never return."
-                              : "synchronize_rcu() waits for every reader that began before it, this one "
-                                "included: it can never return.");
-        return;
-    }
-    /* A write acquisition of the pseudo-lock: "M held -> synchronize_rcu"
-     * against "rcu_read_lock -> M" is a cycle. */
-    struct rt_lock *l = pseudo(t, f, barrier, pc);
-    if (!l)
-        return;
-    rt_on_lock_pre(t, l, 0, pc);
-    t->rcu.wait_clock = rcu_tick();
-    /* The watchdog sees a thread waiting for the readers that hold it. */
-    t->rcu_wait_stack = rt_site_stack(t, pc);
-    __atomic_fetch_add(&t->rcu_wait_seq, 1, __ATOMIC_RELAXED);
-    __atomic_store_n(&t->rcu_waiting_for, l, __ATOMIC_RELEASE);
-    rt_watchdog_ensure();
-}
-
-/* Readers of flavour f still inside a section they entered before clock. */
-struct stale_search { enum rt_rcu_flavor f; uint64_t before; struct rt_thread *found; uint64_t clock; uintptr_t entry_pc; int tid; };
-static void find_stale(struct rt_thread *t, void *arg)
-{
-    struct stale_search *s = arg;
-    struct section sec;
-    if (s->found || !section_of(t, &sec) || sec.flavor != s->f)
-        return;
-    if (sec.clock < s->before) {
-        s->found = t;
-        s->clock = sec.clock;
-        s->entry_pc = rt_rcu_enter_pc(t);
-        s->tid = t->tid;
-    }
-}
-
-/* A grace period or callback ended: were all pre-existing readers gone?
- * The reader's own exit is recorded just after its real unlock, so a
- * suspect is looked at again after a pause before it counts. */
-static void check_gp(struct rt_thread *t, enum rt_rcu_flavor f, uint64_t began, const char *what)
-{
-    struct stale_search s = { f, began, NULL, 0, 0, 0 };
-    rt_thread_for_each(find_stale, &s);
-    if (!s.found)
-        return;
-    for (int i = 0; i < 20; i++) {
-        struct timespec ts = { 0, 5000000 };
-        nanosleep(&ts, NULL);
-        struct section sec;
-        if (!section_of(s.found, &sec) || sec.clock != s.clock)
-            return;
-    }
-    char comm[32], rcomm[32];
-    rt_thread_comm(t->tid, comm, sizeof comm);
-    rt_thread_comm(s.tid, rcomm, sizeof rcomm);
-    struct rt_report *r = rt_report_begin(RT_KIND_RCU_GP_VIOLATION, t->tid);
-    if (!r)
-        return;
-    rt_report_headline(r, "BUG: grace period ended while a pre-existing reader was still running");
-    rt_report_stack(r, here(), "%s/%d: %s (%s) ended at:", comm, t->tid, what, flavor_names[f]);
-    rt_report_stack(r, rt_site_stack_complete(s.entry_pc, 0),
-                    "while %s/%d is still inside the read-side critical section it entered before "
-                                "the grace period began, at:", rcomm, s.tid);
-    rt_report_text(r, "The RCU implementation broke its guarantee: memory freed after this grace period may still be "
-                      "in use by that reader.");
-    rt_report_finish(r);
-}
-
-void rt_rcu_wait_end(struct rt_thread *t, enum rt_rcu_flavor f, int barrier, uintptr_t pc)
-{
-    (void)pc;
-    __atomic_store_n(&t->rcu_waiting_for, NULL, __ATOMIC_RELEASE);
-    struct section sec;
-    if (barrier || section_of(t, &sec))
-        return;
-    uint64_t began = t->rcu.wait_clock;
-    check_gp(t, f, began, "synchronize_rcu()");
-    grace_period_done(f, began);
-}
-
-/* Queued rcu_heads: head -> where and when queued. Not lossy: a head is
- * removed when its callback starts. */
-#define QUEUE_BUCKETS 4096
-struct queued { struct queued *next; uintptr_t head; void *func; uint64_t clock; rt_stack_id stack; uint8_t flavor; };
-static struct queued *queue_buckets[QUEUE_BUCKETS];
-static rt_spin_t queue_lock = RT_SPIN_INIT;
-static struct rt_pool queue_pool = RT_POOL_INIT(struct queued);
-
-int rt_rcu_call(struct rt_thread *t, enum rt_rcu_flavor f, const void *head, void *func, uintptr_t pc)
-{
-    mark_in_use();
-    unsigned b = (unsigned)(rt_hash64((uintptr_t)head) & (QUEUE_BUCKETS - 1));
-    rt_stack_id stack = rt_site_stack(t, pc);
-    struct queued *q, *fresh = rt_pool_get(&queue_pool);
-    int inserted = 0;
-    rt_stack_id first = 0;
-    rt_spin_lock(&queue_lock);
-    for (q = queue_buckets[b]; q; q = q->next)
-        if (q->head == (uintptr_t)head)
-            break;
-    if (q) {
-        first = q->stack;
-    } else if (fresh) {
-        fresh->head = (uintptr_t)head;
-        fresh->func = func;
-        fresh->clock = rcu_tick();
-        fresh->stack = stack;
-        fresh->flavor = (uint8_t)f;
-        fresh->next = queue_buckets[b];
-        queue_buckets[b] = fresh;
-        inserted = 1;
-    }
-    rt_spin_unlock(&queue_lock);
-    if (inserted)
-        return RT_RCU_QUEUED;
-    if (fresh)
-        rt_pool_put(&queue_pool, fresh);
-    if (!q)
-        return RT_RCU_UNTRACKED;
-    char comm[32];
-    rt_thread_comm(t->tid, comm, sizeof comm);
-    struct rt_report *r = rt_report_begin(RT_KIND_RCU_DOUBLE_CALL, t->tid);
-    if (r) {
-        rt_report_headline(r, "BUG: call_rcu() of an rcu_head that is already queued");
-        rt_report_stack(r, here(), "%s/%d queues rcu_head [0x%lx] (%s) again at:", comm, t->tid,
-                        (unsigned long)(uintptr_t)head, flavor_names[f]);
-        rt_report_stack(r, first, "the same rcu_head is still queued from a call_rcu() at:");
-        rt_report_text(r, "Queueing it twice would corrupt the callback list and free the object twice; this "
-                          "call is not queued.");
-        rt_report_finish(r);
-    }
-    return RT_RCU_DUPLICATE;
-}
-
-void *rt_rcu_callback_begin(struct rt_thread *t, enum rt_rcu_flavor f, const void *head)
-{
-    void *func = NULL;
-    unsigned b = (unsigned)(rt_hash64((uintptr_t)head) & (QUEUE_BUCKETS - 1));
-    struct queued *q, **pp;
-    rt_spin_lock(&queue_lock);
-    for (pp = &queue_buckets[b]; (q = *pp); pp = &q->next)
-        if (q->head == (uintptr_t)head) {
-            *pp = q->next;
-            break;
-        }
-    rt_spin_unlock(&queue_lock);
-    t->rcu.in_callback = 1;
-    struct rt_lock *l = pseudo(t, f, 1, 0);
-    if (l) {
-        uint64_t chain = rt_on_lock_pre(t, l, RT_ACQ_READ, 0);
-        rt_on_lock_acquired(t, l, RT_ACQ_READ, chain, 0);
-    }
-    if (q) {
-        func = q->func;
-        check_gp(t, f, q->clock, "the grace period before a callback");
-        /* The callback's grace period began after call_rcu: a floor for
-         * programs that never call synchronize_rcu. */
-        grace_period_done(f, q->clock);
-        rt_pool_put(&queue_pool, q);
-    }
-    return func;
-}
-
-void rt_rcu_callback_end(struct rt_thread *t, enum rt_rcu_flavor f, const void *head)
-{
-    (void)head;
-    t->rcu.in_callback = 0;
-    rt_on_lock_release(t, (uintptr_t)&anchors[f][1], 0);
 }
 
 /* A running reader that holds a reference into the freed range. */
@@ -713,8 +508,8 @@ struct ref_search {
 static void find_reference(struct rt_thread *t, void *arg)
 {
     struct ref_search *s = arg;
-    struct section sec;
-    if (s->tid || !section_of(t, &sec))
+    struct rt_rcu_section sec;
+    if (s->tid || !rt_rcu_section_of(t, &sec))
         return;
     /* A grace period that began after this reader entered has completed:
      * the reader has left already; its state lags behind. */
@@ -785,12 +580,12 @@ void rt_rcu_on_free(struct rt_thread *t, uintptr_t start, size_t len, uintptr_t 
         return;
     rt_report_headline(r, "BUG: %s/%d, freeing [0x%lx-0x%lx] still referenced by an RCU reader!", comm, t->tid,
                        (unsigned long)start, (unsigned long)(start + len));
-    rt_report_stack(r, here(), "free() by %s/%d at:", comm, t->tid);
+    rt_report_stack(r, rt_rcu_stack_here(), "free() by %s/%d at:", comm, t->tid);
     /* Sites recorded inline may never have been captured: their callers
      * come from a stack through the same function, the entry's first. */
     rt_stack_id enter_stack = rt_site_stack_complete(s.entry_pc, 0);
     rt_report_stack(r, enter_stack, "the reader %s/%d is inside the %s read-side critical section it entered at:",
-                    rcomm, s.tid, flavor_names[s.flavor]);
+                    rcomm, s.tid, rt_rcu_flavor_names[s.flavor]);
     if (s.deref_pc)
         rt_report_stack(r, rt_site_stack_complete(s.deref_pc, enter_stack),
                         "and obtained this object with rcu_dereference() at:");
@@ -802,12 +597,13 @@ void rt_rcu_on_free(struct rt_thread *t, uintptr_t start, size_t len, uintptr_t 
 
 void rt_rcu_on_thread_exit(struct rt_thread *t)
 {
-    struct section sec;
-    if (!section_of(t, &sec))
+    struct rt_rcu_section sec;
+    if (!rt_rcu_section_of(t, &sec))
         return;
-    report_simple(t, RT_KIND_RCU_EXIT_IN_READER, "WARNING: thread exited inside an RCU read-side critical section",
-                  NULL, "A reader that never leaves holds up every later grace period (librtdd_rcu ends the "
-                        "section by force; liburcu waits forever).");
+    rt_rcu_report_simple(t, RT_KIND_RCU_EXIT_IN_READER,
+                         "WARNING: thread exited inside an RCU read-side critical section", NULL,
+                         "A reader that never leaves holds up every later grace period (librtdd_rcu ends the "
+                         "section by force; liburcu waits forever).");
     if (t->rcu.depth)
         __atomic_store_n(&t->rcu.depth, 0, __ATOMIC_RELEASE);
     else
@@ -860,6 +656,5 @@ unsigned long rt_rcu_sections(void)
 void rt_rcucheck_after_fork(void)
 {
     rt_spin_reinit(&unpub_lock);
-    rt_spin_reinit(&queue_lock);
-    rt_spin_reinit(&queue_pool.lock);
+    rt_rcucallbacks_after_fork();
 }

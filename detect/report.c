@@ -29,6 +29,7 @@ struct rt_report {
     int tid;
     uint64_t key;
     int has_key;
+    int fatal;
     unsigned nitems;
     struct item items[MAX_ITEMS];
     struct rt_buf textbuf;
@@ -142,6 +143,20 @@ void rt_report_stack(struct rt_report *r, rt_stack_id stack, const char *fmt, ..
     va_start(ap, fmt);
     add_item(r, 1, stack, fmt, ap);
     va_end(ap);
+}
+
+void rt_report_fatal(struct rt_report *r)
+{
+    r->fatal = 1;
+}
+
+void (*rt_fatal_exit_hook)(int code);
+
+/* A run ended by rtdd has no result of its own: with exitcode=0 (a test
+ * suite that keeps its own results) it must still not look passed. */
+static int fatal_status(void)
+{
+    return rt_opt.exitcode ? (int)rt_opt.exitcode : 1;
 }
 
 void rt_report_key(struct rt_report *r, uint64_t key)
@@ -480,6 +495,9 @@ int rt_report_finish(struct rt_report *r)
             strcpy(s.location, "[no stack]");
             strcpy(s.function, "??");
         }
+        if (r->fatal)
+            rt_report_text(r, "The program cannot go on: rtdd ends the run here with exit status %d "
+                              "(exit_on_deadlock=0 leaves it hanging).", fatal_status());
         rt_thread_comm(r->tid, comm, sizeof comm);
         iso_time(when, sizeof when);
         rt_buf_init(&out, r->out, sizeof r->out);
@@ -502,8 +520,15 @@ int rt_report_finish(struct rt_report *r)
         rt_spin_unlock(&write_lock);
         written = 1;
     }
+    int fatal = written && r->fatal;
     rt_pool_put(&report_pool, r);
-    if (written && rt_opt.halt_on_error && info->severity != RT_SEV_INFO) {
+    if (fatal) {
+        rt_report_exit_summary(getpid());
+        void (*hook)(int) = rt_fatal_exit_hook;
+        if (!hook)
+            _exit(fatal_status());
+        hook(fatal_status());
+    } else if (written && rt_opt.halt_on_error && info->severity != RT_SEV_INFO) {
         rt_report_exit_summary(getpid());
         _exit((int)rt_opt.exitcode);
     }

@@ -28,6 +28,13 @@ void rt_report_key(struct rt_report *r, uint64_t key);
 /* Renders, applies suppressions and de-duplication, writes, counts, and
  * halts the process if halt_on_error says so. Returns 1 if written. */
 int rt_report_finish(struct rt_report *r);
+/* The bug leaves the program unable to go on (exit_on_deadlock): when the
+ * report is written (not suppressed, not a duplicate), it says so, and
+ * rt_report_finish writes the exit summary and ends the process with
+ * exitcode through rt_fatal_exit_hook (the preload layer's: flush what the
+ * program's stdio holds, then exit_group; NULL: _exit). */
+void rt_report_fatal(struct rt_report *r);
+extern void (*rt_fatal_exit_hook)(int code);
 
 unsigned long rt_report_count(enum rt_kind kind);
 unsigned long rt_report_errors(void);

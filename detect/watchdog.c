@@ -46,91 +46,136 @@ unsigned rt_watchdog_period_ms(void)
     return (unsigned)(p < 5 ? 5 : p > 500 ? 500 : p);
 }
 
-/* What the watchdog knows of one thread, copied in one registry walk. */
-#define SNAP_HELD 16
+/* What the watchdog knows of one thread, copied in one registry walk. Its
+ * held locks are all copied (a pool shared by the snapshot): a wait behind
+ * a deep nest of locks is a wait all the same. */
+struct snap_lock {
+    struct rt_lock *lock;
+    uint64_t id;
+    uintptr_t addr;
+    rt_stack_id stack;
+    uint8_t mode;
+    unsigned owner; /* its snapshot's index */
+};
 struct snap {
     struct rt_thread *t;
     int tid;
     struct rt_lock *waiting_for;
     uintptr_t joining; /* else, the pthread_t it waits for in pthread_join */
     uintptr_t handle;  /* its own pthread_t */
-    uint64_t waiting_id, seq;
+    uint64_t waiting_id, seq, since_ms;
     rt_stack_id wait_stack;
-    uint8_t wait_mode;
+    uint8_t wait_mode, wait_timed, rcu_wait;
     uint64_t rcu_enter_clock, rcu_wait_clock;
-    uintptr_t section_pc; /* held[0] is a read section recorded inline, begun here */
-    unsigned nheld;
-    struct { struct rt_lock *lock; uint64_t id; uintptr_t addr; rt_stack_id stack; uint8_t mode; } held[SNAP_HELD];
+    uintptr_t section_pc; /* its first held entry is a read section recorded inline, begun here */
+    unsigned held_at, nheld;
+    int next;             /* the thread it waits for (itself for a self-deadlock), -1 none */
+    unsigned stamp, pos;  /* cycle search */
 };
 
-/* The watchdog's memory of when each wait began, by thread and wait seq. */
-#define TRACK_SLOTS 4096
-static struct { struct rt_thread *t; uint64_t seq; uint64_t since_ms; } track[TRACK_SLOTS];
 static struct snap *snaps;
 static unsigned nsnaps, snap_cap;
+static struct snap_lock *held_pool;
+static unsigned held_used, held_cap;
+static int snapshot_short; /* out of memory: some thread or lock was not copied */
+
+/* Grows *arr (of *cap elements of size) to hold need; the old array stays
+ * (the engine's memory is never returned), so growth is geometric. */
+static int grow(void **arr, unsigned *cap, unsigned need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    unsigned n = *cap ? *cap : 256;
+    while (n < need)
+        n *= 2;
+    void *bigger = rt_zalloc((size_t)n * size);
+    if (!bigger)
+        return -1;
+    if (*arr)
+        memcpy(bigger, *arr, (size_t)*cap * size);
+    *arr = bigger;
+    *cap = n;
+    return 0;
+}
+
+static void copy_held(struct snap *s, struct rt_lock *lock, uint64_t id, uintptr_t addr, rt_stack_id stack,
+                      uint8_t mode)
+{
+    if (grow((void **)&held_pool, &held_cap, held_used + 1, sizeof *held_pool) < 0) {
+        snapshot_short = 1;
+        return;
+    }
+    struct snap_lock *h = &held_pool[held_used++];
+    h->lock = lock;
+    h->id = id;
+    h->addr = addr;
+    h->stack = stack;
+    h->mode = mode;
+    h->owner = (unsigned)(s - snaps);
+    s->nheld++;
+}
 
 static void take_snapshot(struct rt_thread *t, void *arg)
 {
     (void)arg;
-    if (nsnaps >= snap_cap)
+    if (grow((void **)&snaps, &snap_cap, nsnaps + 1, sizeof *snaps) < 0) {
+        snapshot_short = 1;
         return;
+    }
     struct snap *s = &snaps[nsnaps++];
+    memset(s, 0, sizeof *s);
     s->t = t;
     s->tid = t->tid;
     s->handle = t->handle;
+    s->next = -1;
     /* A real lock wait, else a wait for RCU readers. */
     s->waiting_for = __atomic_load_n(&t->waiting_for, __ATOMIC_ACQUIRE);
     s->seq = __atomic_load_n(&t->wait_seq, __ATOMIC_RELAXED);
     s->wait_stack = t->wait_stack;
     s->wait_mode = t->wait_mode;
+    s->wait_timed = t->wait_timed;
     if (!s->waiting_for && (s->waiting_for = __atomic_load_n(&t->rcu_waiting_for, __ATOMIC_ACQUIRE))) {
         s->seq = __atomic_load_n(&t->rcu_wait_seq, __ATOMIC_RELAXED) | 1ull << 63;
         s->wait_stack = t->rcu_wait_stack;
         s->wait_mode = RT_HOLD_WRITE;
+        s->wait_timed = 0;
+        s->rcu_wait = 1;
+    } else if (s->waiting_for && s->waiting_for->rcu_pseudo) {
+        s->rcu_wait = 1; /* synchronize_rcu's order check shows its wait as a lock wait */
+        s->wait_timed = 0;
     }
     s->joining = s->waiting_for ? 0 : __atomic_load_n(&t->joining, __ATOMIC_ACQUIRE);
     s->waiting_id = s->waiting_for ? __atomic_load_n(&s->waiting_for->id, __ATOMIC_RELAXED) : 0;
     s->rcu_enter_clock = rt_rcu_enter_clock(t);
     s->rcu_wait_clock = t->rcu.wait_clock;
+    s->held_at = held_used;
     const struct rt_held *held = __atomic_load_n(&t->held, __ATOMIC_ACQUIRE);
     unsigned n = __atomic_load_n(&t->nheld, __ATOMIC_ACQUIRE);
     /* A read section that record mode has not pushed holds its RCU lock
      * all the same, from before any lock on the stack. */
     struct rt_lock *section = rt_rcu_unmaterialized_lock(t);
-    unsigned k = 0;
-    s->section_pc = 0;
     if (section) {
-        s->held[0].lock = section;
-        s->held[0].id = __atomic_load_n(&section->id, __ATOMIC_RELAXED);
-        s->held[0].addr = __atomic_load_n(&section->addr, __ATOMIC_RELAXED);
-        s->held[0].stack = 0; /* made after the walk, from section_pc */
+        /* Its stack is made after the walk, from section_pc. */
         s->section_pc = rt_rcu_enter_pc(t);
-        s->held[0].mode = RT_HOLD_READ;
-        k = 1;
+        copy_held(s, section, __atomic_load_n(&section->id, __ATOMIC_RELAXED),
+                  __atomic_load_n(&section->addr, __ATOMIC_RELAXED), 0, RT_HOLD_READ);
     }
-    unsigned i = 0;
-    for (; i < n && k < SNAP_HELD; i++) {
+    for (unsigned i = 0; i < n && held; i++) {
         if (section && held[i].lock == section)
             continue; /* pushed meanwhile */
-        s->held[k].lock = held[i].lock;
-        s->held[k].id = held[i].id;
-        s->held[k].addr = held[i].addr;
-        s->held[k].stack = held[i].stack;
-        s->held[k].mode = held[i].mode;
-        k++;
+        copy_held(s, held[i].lock, held[i].id, held[i].addr, held[i].stack, held[i].mode);
     }
-    s->nheld = k + (n - i); /* beyond SNAP_HELD only counted */
 }
 
+/* Since when (ms) the thread has been in its current wait: the watchdog
+ * keeps that in the thread's record, so no table limits how many it follows. */
 static uint64_t blocked_since(struct snap *s, uint64_t now)
 {
-    unsigned slot = (unsigned)(((uintptr_t)s->t >> 6) % TRACK_SLOTS);
-    if (track[slot].t != s->t || track[slot].seq != s->seq) {
-        track[slot].t = s->t;
-        track[slot].seq = s->seq;
-        track[slot].since_ms = now;
+    if (s->t->wd_seen_seq != s->seq) {
+        s->t->wd_seen_seq = s->seq;
+        s->t->wd_since_ms = now;
     }
-    return track[slot].since_ms;
+    return s->t->wd_since_ms;
 }
 
 static int waits(const struct snap *s)
@@ -138,36 +183,91 @@ static int waits(const struct snap *s)
     return s->waiting_for || s->joining;
 }
 
-/* A thread that holds the lock s waits for (in a conflicting mode), or
- * that s joins; or -1. */
+/* Holders by lock: an open-addressed table of held_pool indices + 1. */
+static unsigned *holders;
+static unsigned holders_mask;
+
+static unsigned lock_slot(const struct rt_lock *l)
+{
+    return (unsigned)rt_hash64((uintptr_t)l) & holders_mask;
+}
+
+static int index_holders(void)
+{
+    unsigned need = 16;
+    while (need < held_used * 2)
+        need *= 2;
+    static unsigned cap;
+    if (grow((void **)&holders, &cap, need, sizeof *holders) < 0)
+        return -1;
+    holders_mask = need - 1;
+    memset(holders, 0, need * sizeof *holders);
+    for (unsigned i = 0; i < held_used; i++) {
+        unsigned slot = lock_slot(held_pool[i].lock);
+        while (holders[slot])
+            slot = (slot + 1) & holders_mask;
+        holders[slot] = i + 1;
+    }
+    return 0;
+}
+
+/* Does held entry h (of thread o) keep s waiting? */
+static int blocks(const struct snap_lock *h, const struct snap *s)
+{
+    if (h->lock != s->waiting_for || h->id != s->waiting_id)
+        return 0;
+    if (h->mode == RT_HOLD_READ && s->wait_mode == RT_HOLD_READ)
+        return 0;
+    /* A grace period waits only for the readers that began before it. */
+    const struct snap *o = &snaps[h->owner];
+    if (s->rcu_wait && s->waiting_for->rcu_pseudo == 1 && o->rcu_enter_clock >= s->rcu_wait_clock)
+        return 0;
+    return 1;
+}
+
+/* The thread s waits for: itself when it holds what it waits for (it can
+ * never go on, whoever else holds it too), else a holder that is itself
+ * blocked (the one that can close a cycle), else any holder; or -1. */
 static int holder_of(const struct snap *s)
 {
+    unsigned self = (unsigned)(s - snaps);
     if (s->joining) {
         for (unsigned i = 0; i < nsnaps; i++)
-            if (&snaps[i] != s && snaps[i].handle == s->joining)
+            if (i != self && snaps[i].handle == s->joining)
                 return (int)i;
         return -1;
     }
-    for (unsigned i = 0; i < nsnaps; i++) {
-        const struct snap *o = &snaps[i];
-        if (o == s)
+    for (unsigned j = 0; j < s->nheld; j++)
+        if (blocks(&held_pool[s->held_at + j], s))
+            return (int)self;
+    int any = -1;
+    for (unsigned slot = lock_slot(s->waiting_for); holders[slot]; slot = (slot + 1) & holders_mask) {
+        const struct snap_lock *h = &held_pool[holders[slot] - 1];
+        if (h->owner == self || !blocks(h, s))
             continue;
-        for (unsigned j = 0; j < o->nheld && j < SNAP_HELD; j++)
-            if (o->held[j].lock == s->waiting_for && o->held[j].id == s->waiting_id &&
-                !(o->held[j].mode == RT_HOLD_READ && s->wait_mode == RT_HOLD_READ))
-                return (int)i;
+        if (waits(&snaps[h->owner]))
+            return (int)h->owner;
+        if (any < 0)
+            any = (int)h->owner;
     }
-    return -1;
+    return any;
+}
+
+static const struct snap_lock *held_entry(const struct snap *s, const struct rt_lock *l, uint64_t id)
+{
+    for (unsigned j = 0; j < s->nheld; j++)
+        if (held_pool[s->held_at + j].lock == l && held_pool[s->held_at + j].id == id)
+            return &held_pool[s->held_at + j];
+    return NULL;
 }
 
 static const char *held_site(const struct snap *s, const struct rt_lock *l, uint64_t id, char *out, size_t cap)
 {
-    for (unsigned j = 0; j < s->nheld && j < SNAP_HELD; j++)
-        if (s->held[j].lock == l && s->held[j].id == id) {
-            rt_stack_site(s->held[j].stack, out, cap);
-            return out;
-        }
-    return "an unknown place";
+    const struct snap_lock *h = held_entry(s, l, id);
+    if (!h)
+        return "an unknown place";
+    rt_stack_site(h->stack, out, cap);
+    return out;
 }
 
 static const struct rt_lock *live_lock(const struct rt_lock *l, uint64_t id)
@@ -175,35 +275,105 @@ static const struct rt_lock *live_lock(const struct rt_lock *l, uint64_t id)
     return l && __atomic_load_n(&l->id, __ATOMIC_RELAXED) == id ? l : NULL;
 }
 
-static int report_deadlock(const unsigned *cycle, unsigned n, const uint64_t *since, uint64_t now)
+/* Cycles a lock-order report already showed happening (rt_watchdog_note_now):
+ * the watchdog's report of the same waits refers to it. */
+#define NOTED_EPISODES 8
+#define NOTED_THREADS 16
+static struct {
+    unsigned n;
+    struct { const struct rt_thread *t; uint64_t seq; } w[NOTED_THREADS];
+    char cycle[256];
+} noted[NOTED_EPISODES];
+static unsigned noted_next;
+static rt_spin_t noted_lock = RT_SPIN_INIT;
+
+void rt_watchdog_note_now(const struct rt_live_wait *w, unsigned n, const char *cycle)
+{
+    rt_spin_lock(&noted_lock);
+    unsigned e = noted_next++ % NOTED_EPISODES;
+    noted[e].n = n < NOTED_THREADS ? n : NOTED_THREADS;
+    for (unsigned i = 0; i < noted[e].n; i++) {
+        noted[e].w[i].t = w[i].t;
+        noted[e].w[i].seq = w[i].seq;
+    }
+    struct rt_buf b;
+    rt_buf_init(&b, noted[e].cycle, sizeof noted[e].cycle);
+    rt_buf_puts(&b, cycle);
+    rt_spin_unlock(&noted_lock);
+}
+
+/* The episode that noted every wait of the cycle, copied to out; 0 if none. */
+static int noted_episode(const unsigned *cycle, unsigned n, char *out, size_t cap)
+{
+    int found = 0;
+    rt_spin_lock(&noted_lock);
+    for (unsigned e = 0; e < NOTED_EPISODES && !found; e++) {
+        unsigned hits = 0;
+        for (unsigned i = 0; i < n; i++)
+            for (unsigned k = 0; k < noted[e].n; k++)
+                if (noted[e].w[k].t == snaps[cycle[i]].t && noted[e].w[k].seq == snaps[cycle[i]].seq) {
+                    hits++;
+                    break;
+                }
+        if (n && hits == n) {
+            struct rt_buf b;
+            rt_buf_init(&b, out, cap);
+            rt_buf_puts(&b, noted[e].cycle);
+            found = 1;
+        }
+    }
+    rt_spin_unlock(&noted_lock);
+    return found;
+}
+
+/* The words for what s waits for: "for L" / "to read L" / "in synchronize_rcu() for L". */
+static void describe_wait(const struct snap *s, char *desc, size_t cap)
+{
+    rt_lock_describe(live_lock(s->waiting_for, s->waiting_id), s->waiting_for->addr, desc, cap);
+}
+
+static int report_deadlock(const unsigned *cycle, unsigned n, uint64_t now)
 {
     struct rt_report *r = rt_report_begin(RT_KIND_DEADLOCK, snaps[cycle[0]].tid);
     if (!r)
         return 0;
-    char line[1024];
+    char line[1024], earlier[256];
     struct rt_buf cyc;
     rt_buf_init(&cyc, line, sizeof line);
-    rt_report_headline(r, "BUG: deadlock detected, %u threads blocked in a cycle", n);
+    if (n == 1)
+        rt_report_headline(r, "BUG: deadlock detected, 1 thread blocked in a cycle");
+    else
+        rt_report_headline(r, "BUG: deadlock detected, %u threads blocked in a cycle", n);
+    int again = n > 1 && noted_episode(cycle, n, earlier, sizeof earlier);
     uint64_t key = 0;
-    int joins = 0;
+    int joins = 0, timed = 0;
     for (unsigned i = 0; i < n; i++) {
         const struct snap *s = &snaps[cycle[i]], *h = &snaps[cycle[(i + 1) % n]];
         char comm[32], hcomm[32], desc[512], name[160];
+        unsigned long ms = (unsigned long)(now - s->since_ms);
         rt_thread_comm(s->tid, comm, sizeof comm);
         rt_thread_comm(h->tid, hcomm, sizeof hcomm);
+        timed |= s->wait_timed;
         if (s->joining) {
             rt_report_stack(r, s->wait_stack, "%s/%d blocked %lu ms joining %s/%d (waiting for it to end), at:",
-                            comm, s->tid, (unsigned long)(now - since[i]), hcomm, h->tid);
+                            comm, s->tid, ms, hcomm, h->tid);
             /* Named without its tid: the cycle line is part of the signature. */
             rt_buf_printf(&cyc, "%sthread %s", i ? " -> " : "cycle: ", hcomm);
             key += rt_hash64(0x6a6f696e); /* tids differ from run to run */
             joins++;
             continue;
         }
-        rt_lock_describe(live_lock(s->waiting_for, s->waiting_id), s->waiting_for->addr, desc, sizeof desc);
-        rt_report_stack(r, s->wait_stack, "%s/%d blocked %lu ms waiting %sfor %s, held by %s/%d, at:", comm, s->tid,
-                        (unsigned long)(now - since[i]), s->wait_mode == RT_HOLD_READ ? "to read " : "", desc, hcomm,
-                        h->tid);
+        describe_wait(s, desc, sizeof desc);
+        const char *how = s->rcu_wait ? "in a grace-period wait " : s->wait_mode == RT_HOLD_READ ? "to read " : "";
+        if (n == 1)
+            rt_report_stack(r, s->wait_stack, "%s/%d blocked %lu ms waiting %sfor %s, which it holds itself, at:",
+                            comm, s->tid, ms, how, desc);
+        else if (again && i > 0)
+            rt_report_text(r, "%s/%d blocked %lu ms waiting %sfor %s, held by %s/%d;", comm, s->tid, ms, how, desc,
+                           hcomm, h->tid);
+        else
+            rt_report_stack(r, s->wait_stack, "%s/%d blocked %lu ms waiting %sfor %s, held by %s/%d, at:", comm,
+                            s->tid, ms, how, desc, hcomm, h->tid);
         rt_lock_name(live_lock(s->waiting_for, s->waiting_id), s->waiting_for->addr, name, sizeof name);
         rt_buf_printf(&cyc, "%s%s", i ? " -> " : "cycle: ", name);
         key += rt_hash64(s->waiting_id);
@@ -212,14 +382,14 @@ static int report_deadlock(const unsigned *cycle, unsigned n, const uint64_t *si
     for (unsigned i = 0; i < n; i++)
         if (!snaps[cycle[i]].joining)
             last_lock = i;
-    for (unsigned i = 0; i < n; i++) {
+    for (unsigned i = 0; i < n && !again; i++) {
         const struct snap *s = &snaps[cycle[i]], *h = &snaps[cycle[(i + 1) % n]];
         char hcomm[32], name[160], site[256];
         rt_thread_comm(h->tid, hcomm, sizeof hcomm);
         if (s->joining)
             continue;
         rt_lock_name(live_lock(s->waiting_for, s->waiting_id), s->waiting_for->addr, name, sizeof name);
-        rt_report_text(r, "%s was taken by %s/%d at %s%s", name, hcomm, h->tid,
+        rt_report_text(r, "%s was %s by %s/%d at %s%s", name, s->rcu_wait ? "entered" : "taken", hcomm, h->tid,
                        held_site(h, s->waiting_for, s->waiting_id, site, sizeof site), i < last_lock ? ";" : ".");
     }
     {
@@ -236,10 +406,22 @@ static int report_deadlock(const unsigned *cycle, unsigned n, const uint64_t *si
         }
     }
     rt_report_text(r, "%s", line);
-    rt_report_text(r, joins ? "None of these threads can go on: each waits for a lock that the next one holds, or "
-                              "for the next one to end."
-                            : "None of these threads can go on: each waits for a lock that the next one holds.");
-    rt_report_key(r, key);
+    if (again)
+        rt_report_text(r, "This is the deadlock the lock-order-inversion report above showed happening (%s); "
+                          "the threads are still blocked.", earlier);
+    else if (n == 1)
+        rt_report_text(r, "The thread waits for itself and can never go on (%s reported it when the wait began).",
+                       snaps[cycle[0]].rcu_wait ? "rcu-sync-in-reader" : "recursive-locking");
+    else
+        rt_report_text(r, joins ? "None of these threads can go on: each waits for a lock that the next one holds, "
+                                  "or for the next one to end."
+                                : "None of these threads can go on: each waits for a lock that the next one holds.");
+    if (timed)
+        rt_report_text(r, "A wait of the cycle has a timeout: when it expires the program may recover, so the run "
+                          "goes on.");
+    else if (rt_opt.exit_on_deadlock)
+        rt_report_fatal(r);
+    rt_report_key(r, key + n);
     return rt_report_finish(r);
 }
 
@@ -256,86 +438,196 @@ static int report_stall(unsigned waiter, uint64_t blocked_ms)
     rt_report_stack(r, w->wait_stack, "%s/%d has waited %lu ms in %s at:", comm, w->tid, (unsigned long)blocked_ms,
                     w->waiting_for->rcu_pseudo == 2 ? "rcu_barrier()" : "synchronize_rcu()");
     unsigned readers = 0;
-    for (unsigned i = 0; i < nsnaps; i++)
-        for (unsigned j = 0; j < snaps[i].nheld && j < SNAP_HELD; j++)
-            /* Only readers older than the grace period hold it up. */
-            if (snaps[i].held[j].lock == w->waiting_for && snaps[i].held[j].mode == RT_HOLD_READ &&
-                (w->waiting_for->rcu_pseudo != 1 || snaps[i].rcu_enter_clock < w->rcu_wait_clock)) {
-                char rcomm[32];
-                rt_thread_comm(snaps[i].tid, rcomm, sizeof rcomm);
-                rt_stack_id entered = j == 0 && snaps[i].section_pc ? rt_site_stack_complete(snaps[i].section_pc, 0)
-                                                                       : snaps[i].held[j].stack;
-                rt_report_stack(r, entered, "blocked by reader %s/%d, in the section it entered at:", rcomm,
-                                snaps[i].tid);
-                readers++;
-            }
+    for (unsigned k = 0; k < held_used; k++) {
+        const struct snap_lock *h = &held_pool[k];
+        const struct snap *o = &snaps[h->owner];
+        /* Only readers older than the grace period hold it up. */
+        if (h->lock != w->waiting_for || h->mode != RT_HOLD_READ ||
+            (w->waiting_for->rcu_pseudo == 1 && o->rcu_enter_clock >= w->rcu_wait_clock))
+            continue;
+        char rcomm[32];
+        rt_thread_comm(o->tid, rcomm, sizeof rcomm);
+        rt_stack_id entered = k == o->held_at && o->section_pc ? rt_site_stack_complete(o->section_pc, 0) : h->stack;
+        rt_report_stack(r, entered, "blocked by reader %s/%d, in the section it entered at:", rcomm, o->tid);
+        readers++;
+    }
     if (!readers)
         rt_report_text(r, "no reader is known to the runtime (a reader in code it does not see, or a callback)");
     rt_report_key(r, (uint64_t)w->tid << 32 ^ w->seq);
     return rt_report_finish(r);
 }
 
+static void reverse(unsigned *a, unsigned n)
+{
+    for (unsigned i = 0; i < n / 2; i++) {
+        unsigned x = a[i];
+        a[i] = a[n - 1 - i];
+        a[n - 1 - i] = x;
+    }
+}
+
+/* A cycle starts at a thread that waits for a lock (its stack is the one
+ * the SUMMARY names: the lock call, not a join), the one with the lowest
+ * tid (usually made first): the same deadlock then reads the same,
+ * whichever thread the walk met first. */
+static int starts_before(const struct snap *a, const struct snap *b)
+{
+    if (!a->joining != !b->joining)
+        return !a->joining;
+    return a->tid < b->tid;
+}
+
+static void rotate_to_oldest(unsigned *cyc, unsigned n)
+{
+    unsigned k = 0;
+    for (unsigned i = 1; i < n; i++)
+        if (starts_before(&snaps[cyc[i]], &snaps[cyc[k]]))
+            k = i;
+    reverse(cyc, k);
+    reverse(cyc + k, n - k);
+    reverse(cyc, n);
+}
+
 int rt_watchdog_scan(uint64_t now_ms)
 {
-    if (!snaps) {
-        snap_cap = 4096;
-        snaps = rt_zalloc(snap_cap * sizeof *snaps);
-        if (!snaps)
-            return 0;
-    }
-    nsnaps = 0;
+    nsnaps = held_used = 0;
+    snapshot_short = 0;
     rt_thread_for_each(take_snapshot, NULL);
+    if (snapshot_short)
+        rt_out_of_memory("the deadlock watchdog's snapshot");
     for (unsigned i = 0; i < nsnaps; i++)
-        if (snaps[i].section_pc)
-            snaps[i].held[0].stack = rt_site_stack_known(snaps[i].section_pc);
-    int reports = 0;
+        if (snaps[i].section_pc && snaps[i].nheld)
+            held_pool[snaps[i].held_at].stack = rt_site_stack_known(snaps[i].section_pc);
+    int reports = 0, any_old = 0;
     uint64_t timeout = (uint64_t)rt_opt.deadlock_timeout_ms;
-    static uint64_t since[TRACK_SLOTS];
-    for (unsigned i = 0; i < nsnaps; i++)
-        since[i % TRACK_SLOTS] = waits(&snaps[i]) ? blocked_since(&snaps[i], now_ms) : now_ms;
-    for (unsigned i = 0; i < nsnaps; i++)
-        if (snaps[i].waiting_for && snaps[i].waiting_for->rcu_pseudo &&
-            now_ms - since[i] >= (uint64_t)rt_opt.rcu_stall_timeout_ms)
-            reports += report_stall(i, now_ms - since[i]);
     for (unsigned i = 0; i < nsnaps; i++) {
-        if (!waits(&snaps[i]) || now_ms - since[i] < timeout)
+        snaps[i].since_ms = waits(&snaps[i]) ? blocked_since(&snaps[i], now_ms) : now_ms;
+        if (waits(&snaps[i]) && now_ms - snaps[i].since_ms >= timeout)
+            any_old = 1;
+    }
+    for (unsigned i = 0; i < nsnaps; i++)
+        if (snaps[i].rcu_wait && now_ms - snaps[i].since_ms >= (uint64_t)rt_opt.rcu_stall_timeout_ms)
+            reports += report_stall(i, now_ms - snaps[i].since_ms);
+    if (!any_old || index_holders() < 0)
+        return reports;
+    /* Each thread waits for at most one other (holder_of): the wait-for
+     * graph is a functional graph, and one walk from every thread blocked
+     * long enough finds each of its cycles once, whatever their length. */
+    static unsigned *path;
+    static unsigned path_cap;
+    if (grow((void **)&path, &path_cap, nsnaps, sizeof *path) < 0)
+        return reports;
+    for (unsigned i = 0; i < nsnaps; i++) {
+        snaps[i].stamp = 0;
+        snaps[i].next = waits(&snaps[i]) ? -2 : -1; /* -2: not looked up yet */
+    }
+    for (unsigned i = 0; i < nsnaps; i++) {
+        if (snaps[i].stamp || !waits(&snaps[i]) || now_ms - snaps[i].since_ms < timeout)
             continue;
-        /* Follow waits: i -> holder -> holder's wait -> ...; a return to a
-         * thread already on the path is a cycle. */
-        unsigned path[64], n = 0, cur = i;
+        unsigned n = 0, cur = i;
         int cycle_at = -1;
-        while (n < 64) {
+        for (;;) {
+            snaps[cur].stamp = i + 1;
+            snaps[cur].pos = n;
             path[n++] = cur;
-            if (!waits(&snaps[cur]))
+            if (snaps[cur].next == -2)
+                snaps[cur].next = holder_of(&snaps[cur]);
+            int next = snaps[cur].next;
+            if (next < 0 || now_ms - snaps[next].since_ms < timeout || !waits(&snaps[next]))
                 break;
-            int next = holder_of(&snaps[cur]);
-            if (next < 0)
+            if (snaps[next].stamp == i + 1) {
+                cycle_at = (int)snaps[next].pos; /* back on this walk: a cycle */
                 break;
-            for (unsigned k = 0; k < n; k++)
-                if (path[k] == (unsigned)next)
-                    cycle_at = (int)k;
-            if (cycle_at >= 0)
-                break;
+            }
+            if (snaps[next].stamp)
+                break; /* an earlier walk went on from there */
             cur = (unsigned)next;
         }
-        if (cycle_at < 0)
-            continue;
-        /* Report each cycle from its lowest thread only, and only when all of
-         * its threads have been blocked long enough. */
-        unsigned len = n - (unsigned)cycle_at, lowest = path[cycle_at];
-        int ready = 1;
-        uint64_t cyc_since[64];
-        for (unsigned k = 0; k < len; k++) {
-            unsigned idx = path[cycle_at + k];
-            if (idx < lowest)
-                lowest = idx;
-            cyc_since[k] = since[idx];
-            if (now_ms - since[idx] < timeout)
-                ready = 0;
-        }
-        if (ready && lowest == i) {
-            reports += report_deadlock(&path[cycle_at], len, cyc_since, now_ms);
+        if (cycle_at >= 0) {
+            unsigned *cyc = &path[cycle_at], len = n - (unsigned)cycle_at;
+            rotate_to_oldest(cyc, len);
+            reports += report_deadlock(cyc, len, now_ms);
         }
     }
     return reports;
+}
+
+/* The live wait-for chain from lock (about to be waited for by t) back to
+ * t, for a lock-order report: walked on the threads' own records, not a
+ * snapshot (the watchdog's may be in use). */
+struct live_search {
+    const struct rt_lock *lock;
+    uint64_t id;
+    uint8_t mode;
+    const struct rt_thread *self;
+    const struct rt_live_wait *found;
+    unsigned nfound;
+    struct rt_thread *holder;
+};
+
+static int holds_conflicting(const struct rt_thread *t, const struct rt_lock *l, uint64_t id, uint8_t mode)
+{
+    if (l->rcu_pseudo == 1 && mode != RT_HOLD_READ && rt_rcu_unmaterialized_lock(t) == l)
+        return 1;
+    const struct rt_held *held = __atomic_load_n(&t->held, __ATOMIC_ACQUIRE);
+    unsigned n = __atomic_load_n(&t->nheld, __ATOMIC_ACQUIRE);
+    for (unsigned i = 0; i < n && held; i++)
+        if (held[i].lock == l && held[i].id == id && !(held[i].mode == RT_HOLD_READ && mode == RT_HOLD_READ))
+            return 1;
+    return 0;
+}
+
+static struct rt_lock *live_wait_of(const struct rt_thread *t, uint8_t *mode)
+{
+    struct rt_lock *l = __atomic_load_n(&t->waiting_for, __ATOMIC_ACQUIRE);
+    *mode = t->wait_mode;
+    if (!l && (l = __atomic_load_n(&t->rcu_waiting_for, __ATOMIC_ACQUIRE)))
+        *mode = RT_HOLD_WRITE;
+    return l;
+}
+
+static void find_blocked_holder(struct rt_thread *t, void *arg)
+{
+    struct live_search *s = arg;
+    if (s->holder || t == s->self)
+        return;
+    for (unsigned i = 0; i < s->nfound; i++)
+        if (s->found[i].t == t)
+            return;
+    uint8_t mode;
+    if (live_wait_of(t, &mode) && holds_conflicting(t, s->lock, s->id, s->mode))
+        s->holder = t;
+}
+
+unsigned rt_watchdog_cycle_now(struct rt_thread *t, const struct rt_lock *lock, unsigned flags,
+                               struct rt_live_wait *out, unsigned cap)
+{
+    struct live_search s = { .lock = lock, .id = __atomic_load_n(&lock->id, __ATOMIC_RELAXED),
+                             .mode = (flags & RT_ACQ_READ) ? RT_HOLD_READ : RT_HOLD_WRITE, .self = t, .found = out };
+    while (s.nfound < cap) {
+        s.holder = NULL;
+        rt_thread_for_each(find_blocked_holder, &s);
+        if (!s.holder)
+            return 0;
+        struct rt_live_wait *w = &out[s.nfound++];
+        uint8_t mode;
+        struct rt_lock *next = live_wait_of(s.holder, &mode);
+        if (!next)
+            return 0; /* it went on meanwhile */
+        w->t = s.holder;
+        w->tid = s.holder->tid;
+        w->holds = s.lock;
+        w->holds_id = s.id;
+        w->waits = next;
+        w->waits_id = __atomic_load_n(&next->id, __ATOMIC_RELAXED);
+        w->seq = s.holder->waiting_for == next ? __atomic_load_n(&s.holder->wait_seq, __ATOMIC_RELAXED)
+                                                : __atomic_load_n(&s.holder->rcu_wait_seq, __ATOMIC_RELAXED) | 1ull << 63;
+        w->stack = s.holder->waiting_for == next ? s.holder->wait_stack : s.holder->rcu_wait_stack;
+        if (holds_conflicting(t, next, w->waits_id, mode))
+            return s.nfound; /* back to t: the cycle is closed */
+        s.lock = next;
+        s.id = w->waits_id;
+        s.mode = mode;
+    }
+    return 0;
 }

@@ -1,13 +1,36 @@
 /* The real-deadlock watchdog: threads blocked in lock calls longer than
  * deadlock_timeout_ms are followed through the wait-for graph (thread ->
- * lock -> holders); a cycle is reported as a deadlock. */
+ * lock -> holders); a cycle is reported as a deadlock, and one of waits
+ * without a timeout ends the run (exit_on_deadlock). */
 #ifndef RTDD_WATCHDOG_H
 #define RTDD_WATCHDOG_H
+#include "stackdepot.h"
 #include <stdint.h>
+
+struct rt_thread;
+struct rt_lock;
 
 /* One pass over all threads at time now_ms; reports cycles among threads
  * blocked at least deadlock_timeout_ms. Returns the number of reports. */
 int rt_watchdog_scan(uint64_t now_ms);
+/* A thread of a deadlock that is happening now: it holds `holds` and is
+ * blocked waiting for `waits` (its wait number seq, where it waits: stack). */
+struct rt_live_wait {
+    struct rt_thread *t;
+    int tid;
+    const struct rt_lock *holds, *waits;
+    uint64_t holds_id, waits_id, seq;
+    rt_stack_id stack;
+};
+/* For a lock-order report: t is about to wait for lock (flags: RT_ACQ_*).
+ * Is a holder of it blocked on a lock whose holder is blocked ... on a
+ * lock t holds? Fills out with that chain (at most cap threads, not t)
+ * and returns its length; 0 when the cycle is not happening now. */
+unsigned rt_watchdog_cycle_now(struct rt_thread *t, const struct rt_lock *lock, unsigned flags,
+                               struct rt_live_wait *out, unsigned cap);
+/* The waits of a cycle a report showed happening (t's own included), and
+ * its cycle line: the watchdog's later report of them refers to it. */
+void rt_watchdog_note_now(const struct rt_live_wait *w, unsigned n, const char *cycle);
 /* The period between scans. */
 unsigned rt_watchdog_period_ms(void);
 /* Starts the watchdog thread once per process (through the hook that the

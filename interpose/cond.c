@@ -22,7 +22,8 @@ static void wait_cancelled(void *arg)
     struct rt_thread *t = rti_enter();                                          \
     if (unlikely(!t))                                                           \
         return rti_resolved() ? (real_call) : 0;                                \
-    rt_on_cond_wait_begin(t, (uintptr_t)(cond), (uintptr_t)(mutex), pc);        \
+    rt_on_cond_wait_begin(t, (uintptr_t)(cond), (uintptr_t)(mutex),             \
+                          rti_mutex_owner(mutex) == t->tid, pc);                \
     rti_leave();                                                                \
     struct wait_ctx w = { t, (void *)(cond), (void *)(mutex), pc };             \
     int r;                                                                      \
@@ -95,7 +96,9 @@ RTI_EXPORT void mtx_destroy(mtx_t *m)
 
 #define THRD_OK(r) ((r) == thrd_success)
 /* A blocking call on mtx_t m (lockwrap.h). */
-#define MTX_BLOCKING(call) RTI_PEEK_THEN_BLOCK(m, rti_mutex_type(m), 0, rti_mutex_word_taken(m), call, THRD_OK)
+#define MTX_BLOCKING_F(flags, call) \
+    RTI_PEEK_THEN_BLOCK(m, rti_mutex_type(m), (flags), rti_mutex_word_taken(m), call, THRD_OK)
+#define MTX_BLOCKING(call) MTX_BLOCKING_F(0, call)
 RTI_EXPORT int mtx_lock(mtx_t *m)
 {
     RTI_LOCK_BODY(m, rti_mutex_type(m), 0, MTX_BLOCKING(rti_real.mtx_lock(m)), THRD_OK);
@@ -103,7 +106,7 @@ RTI_EXPORT int mtx_lock(mtx_t *m)
 
 RTI_EXPORT int mtx_timedlock(mtx_t *restrict m, const struct timespec *restrict ts)
 {
-    RTI_LOCK_BODY(m, rti_mutex_type(m), 0, MTX_BLOCKING(rti_real.mtx_timedlock(m, ts)), THRD_OK);
+    RTI_LOCK_BODY(m, rti_mutex_type(m), RT_ACQ_TIMED, MTX_BLOCKING_F(RT_ACQ_TIMED, rti_real.mtx_timedlock(m, ts)), THRD_OK);
 }
 
 RTI_EXPORT int mtx_trylock(mtx_t *m)

@@ -48,6 +48,22 @@ static void at_exit(void)
     rti_guard--;
 }
 
+/* A deadlock ends the run (exit_on_deadlock): the report and the summary
+ * are written; what the program's stdio still holds goes out too, unless a
+ * blocked thread holds its lock; no atexit handler runs (they could need
+ * the locks of the deadlock). */
+static void fatal_exit(int code)
+{
+    rti_guard++;
+    FILE *streams[2] = { stdout, stderr };
+    for (int i = 0; i < 2; i++)
+        if (ftrylockfile(streams[i]) == 0) {
+            fflush_unlocked(streams[i]);
+            funlockfile(streams[i]);
+        }
+    die_now(code);
+}
+
 /* A thread's engine state outlives other TSD destructors: re-arm until the
  * last round, then tear down and let later hooks pass through. */
 static void thread_exit(void *arg)
@@ -206,6 +222,7 @@ static void setup(void)
     rt_stack_capture(4); /* warm libunwind up outside any application lock */
     pthread_key_create(&thread_key, thread_exit);
     rt_watchdog_start_hook = start_watchdog;
+    rt_fatal_exit_hook = fatal_exit;
     rti_fastlock_init();
     pthread_atfork(fork_prepare, fork_parent, fork_child);
     atexit(at_exit);

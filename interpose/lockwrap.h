@@ -82,6 +82,11 @@ static inline int rti_mutex_word_taken(const void *m)
 {
     return __atomic_load_n(&((const pthread_mutex_t *)m)->__data.__lock, __ATOMIC_RELAXED) != 0;
 }
+/* The tid glibc records as a mutex's owner (0: none). */
+static inline int rti_mutex_owner(const void *m)
+{
+    return __atomic_load_n(&((const pthread_mutex_t *)m)->__data.__owner, __ATOMIC_RELAXED);
+}
 RT_HIDDEN void rti_note_lock_wait(uintptr_t obj, enum rt_lock_type type, unsigned flags, uintptr_t pc);
 RT_HIDDEN void rti_note_lock_wait_over(void);
 

@@ -35,6 +35,8 @@ RTI_EXPORT int pthread_mutex_destroy(pthread_mutex_t *m)
 
 /* A blocking call on mutex m (lockwrap.h). */
 #define MUTEX_BLOCKING(call) RTI_PEEK_THEN_BLOCK(m, mutex_type(m), 0, rti_mutex_word_taken(m), call, RTI_PTHREAD_OK)
+#define MUTEX_TIMED_BLOCKING(call)                                                                            \
+    RTI_PEEK_THEN_BLOCK(m, mutex_type(m), RT_ACQ_TIMED, rti_mutex_word_taken(m), call, RTI_PTHREAD_OK)
 
 /* Every kind, nested, contended. */
 static __attribute__((noinline)) int mutex_lock_general(pthread_mutex_t *m, uintptr_t caller)
@@ -54,12 +56,14 @@ RTI_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m)
 
 RTI_EXPORT int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abstime)
 {
-    RTI_LOCK_BODY(m, mutex_type(m), 0, MUTEX_BLOCKING(rti_real.mutex_timedlock(m, abstime)), RTI_PTHREAD_OK);
+    RTI_LOCK_BODY(m, mutex_type(m), RT_ACQ_TIMED, MUTEX_TIMED_BLOCKING(rti_real.mutex_timedlock(m, abstime)),
+                  RTI_PTHREAD_OK);
 }
 
 RTI_EXPORT int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clock, const struct timespec *abstime)
 {
-    RTI_LOCK_BODY(m, mutex_type(m), 0, MUTEX_BLOCKING(rti_real.mutex_clocklock(m, clock, abstime)), RTI_PTHREAD_OK);
+    RTI_LOCK_BODY(m, mutex_type(m), RT_ACQ_TIMED, MUTEX_TIMED_BLOCKING(rti_real.mutex_clocklock(m, clock, abstime)),
+                  RTI_PTHREAD_OK);
 }
 
 static __attribute__((noinline)) int mutex_unlock_general(pthread_mutex_t *m, uintptr_t caller)

@@ -41,8 +41,12 @@ RTI_EXPORT int pthread_rwlock_destroy(pthread_rwlock_t *rw)
 #define RW_READERS(rw) ((__atomic_load_n(&(rw)->__data.__readers, __ATOMIC_RELAXED) >> 3) != 0)
 /* Blocking calls (lockwrap.h): a reader waits for a writer, a writer for
  * anyone. */
-#define RW_READ_BLOCKING(call) RTI_PEEK_THEN_BLOCK(rw, RT_LOCK_RWLOCK, RT_ACQ_READ, RW_WRITER(rw), call, RW_OK)
-#define RW_WRITE_BLOCKING(call) RTI_PEEK_THEN_BLOCK(rw, RT_LOCK_RWLOCK, 0, RW_WRITER(rw) || RW_READERS(rw), call, RW_OK)
+#define RW_READ_BLOCKING_F(flags, call) \
+    RTI_PEEK_THEN_BLOCK(rw, RT_LOCK_RWLOCK, RT_ACQ_READ | (flags), RW_WRITER(rw), call, RW_OK)
+#define RW_WRITE_BLOCKING_F(flags, call) \
+    RTI_PEEK_THEN_BLOCK(rw, RT_LOCK_RWLOCK, (flags), RW_WRITER(rw) || RW_READERS(rw), call, RW_OK)
+#define RW_READ_BLOCKING(call) RW_READ_BLOCKING_F(0, call)
+#define RW_WRITE_BLOCKING(call) RW_WRITE_BLOCKING_F(0, call)
 
 RTI_EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t *rw)
 {
@@ -56,12 +60,12 @@ RTI_EXPORT int pthread_rwlock_tryrdlock(pthread_rwlock_t *rw)
 
 RTI_EXPORT int pthread_rwlock_timedrdlock(pthread_rwlock_t *rw, const struct timespec *abstime)
 {
-    RW_BODY(rw, RT_ACQ_READ, RW_READ_BLOCKING(rti_real.rwlock_timedrdlock(rw, abstime)));
+    RW_BODY(rw, RT_ACQ_READ | RT_ACQ_TIMED, RW_READ_BLOCKING_F(RT_ACQ_TIMED, rti_real.rwlock_timedrdlock(rw, abstime)));
 }
 
 RTI_EXPORT int pthread_rwlock_clockrdlock(pthread_rwlock_t *rw, clockid_t clock, const struct timespec *abstime)
 {
-    RW_BODY(rw, RT_ACQ_READ, RW_READ_BLOCKING(rti_real.rwlock_clockrdlock(rw, clock, abstime)));
+    RW_BODY(rw, RT_ACQ_READ | RT_ACQ_TIMED, RW_READ_BLOCKING_F(RT_ACQ_TIMED, rti_real.rwlock_clockrdlock(rw, clock, abstime)));
 }
 
 RTI_EXPORT int pthread_rwlock_wrlock(pthread_rwlock_t *rw)
@@ -76,12 +80,12 @@ RTI_EXPORT int pthread_rwlock_trywrlock(pthread_rwlock_t *rw)
 
 RTI_EXPORT int pthread_rwlock_timedwrlock(pthread_rwlock_t *rw, const struct timespec *abstime)
 {
-    RW_BODY(rw, 0, RW_WRITE_BLOCKING(rti_real.rwlock_timedwrlock(rw, abstime)));
+    RW_BODY(rw, RT_ACQ_TIMED, RW_WRITE_BLOCKING_F(RT_ACQ_TIMED, rti_real.rwlock_timedwrlock(rw, abstime)));
 }
 
 RTI_EXPORT int pthread_rwlock_clockwrlock(pthread_rwlock_t *rw, clockid_t clock, const struct timespec *abstime)
 {
-    RW_BODY(rw, 0, RW_WRITE_BLOCKING(rti_real.rwlock_clockwrlock(rw, clock, abstime)));
+    RW_BODY(rw, RT_ACQ_TIMED, RW_WRITE_BLOCKING_F(RT_ACQ_TIMED, rti_real.rwlock_clockwrlock(rw, clock, abstime)));
 }
 
 RTI_EXPORT int pthread_rwlock_unlock(pthread_rwlock_t *rw)

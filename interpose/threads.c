@@ -46,12 +46,12 @@ static void join_cancelled(void *arg)
     rti_guard--;
 }
 
-#define JOIN_BODY(thread, real_call)                                  \
+#define JOIN_BODY(thread, timed, real_call)                               \
     uintptr_t pc = RTI_CALLER();                                      \
     struct rt_thread *t = rti_enter();                                \
     if (unlikely(!t))                                                 \
         return rti_resolved() ? (real_call) : ESRCH;                  \
-    rt_on_join_begin(t, (uintptr_t)(thread), pc);                     \
+    rt_on_join_begin(t, (uintptr_t)(thread), timed, pc);                 \
     rti_leave();                                                      \
     int r;                                                            \
     pthread_cleanup_push(join_cancelled, t);                          \
@@ -62,21 +62,21 @@ static void join_cancelled(void *arg)
 
 RTI_EXPORT int pthread_join(pthread_t thread, void **retval)
 {
-    JOIN_BODY(thread, rti_real.pthread_join(thread, retval));
+    JOIN_BODY(thread, 0, rti_real.pthread_join(thread, retval));
 }
 
 RTI_EXPORT int pthread_timedjoin_np(pthread_t thread, void **retval, const struct timespec *abstime)
 {
-    JOIN_BODY(thread, rti_real.pthread_timedjoin_np(thread, retval, abstime));
+    JOIN_BODY(thread, 1, rti_real.pthread_timedjoin_np(thread, retval, abstime));
 }
 
 RTI_EXPORT int pthread_clockjoin_np(pthread_t thread, void **retval, clockid_t clock, const struct timespec *abstime)
 {
-    JOIN_BODY(thread, rti_real.pthread_clockjoin_np(thread, retval, clock, abstime));
+    JOIN_BODY(thread, 1, rti_real.pthread_clockjoin_np(thread, retval, clock, abstime));
 }
 
 /* glibc's thrd_join joins without going through pthread_join. */
 RTI_EXPORT int thrd_join(thrd_t thread, int *res)
 {
-    JOIN_BODY(thread, rti_real.thrd_join(thread, res));
+    JOIN_BODY(thread, 0, rti_real.thrd_join(thread, res));
 }

@@ -1,6 +1,7 @@
 #include "check_main.h"
 #include "detect_suites.h"
 #include "log.h"
+#include "report.h"
 #include "runtime.h"
 #include <stdio.h>
 #include <string.h>
@@ -8,6 +9,13 @@
 
 static char log_path[128];
 static char log_text[1 << 20];
+int test_fatal_exits, test_fatal_code;
+
+static void record_fatal_exit(int code)
+{
+    test_fatal_exits++;
+    test_fatal_code = code;
+}
 
 const char *test_log_setup(const char *extra_options)
 {
@@ -20,6 +28,8 @@ const char *test_log_setup(const char *extra_options)
     snprintf(opts, sizeof opts, "log_path=%s%s%s", log_path, extra_options ? ":" : "",
              extra_options ? extra_options : "");
     rt_buf_init(&err, errtext, sizeof errtext);
+    rt_fatal_exit_hook = record_fatal_exit;
+    test_fatal_exits = test_fatal_code = 0;
     if (rt_runtime_configure(opts, &err) < 0) {
         fprintf(stderr, "test setup: %s\n", errtext);
         return NULL;

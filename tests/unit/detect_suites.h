@@ -20,4 +20,7 @@ Suite *thread_suite(void);
 const char *test_log_setup(const char *extra_options);
 /* The log's whole content (static buffer). */
 const char *test_log_read(void);
+/* The runtime's fatal exits (exit_on_deadlock) since the last setup, and
+ * the status of the last: recorded instead of ending the test. */
+extern int test_fatal_exits, test_fatal_code;
 #endif
