@@ -1,10 +1,15 @@
 /* The lock-order graph. Complexity: a chain (held-lock sequence) seen
  * before costs one lock-free hash probe; a new chain adds one edge (from
- * the most recent held lock, plus trylocked ones above it), and each new
- * edge runs one depth-first search bounded by the part of the graph
- * reachable from the new lock (nodes x 16 states). */
+ * the most recent held lock, plus trylocked ones above it). The graph keeps
+ * an incremental topological order of its edges (graphorder.h): a new edge
+ * that agrees with it cannot close any cycle, and costs one comparison. Only
+ * an edge that closes a cycle of locks at all (whatever gates and read modes
+ * say), or any edge once such a cycle exists, runs the depth-first search for
+ * a cycle that can deadlock, bounded by the part of the graph reachable from
+ * the new lock (nodes x 16 states). */
 #include "lockorder.h"
 #include "engine.h"
+#include "graphorder.h"
 #include "lockdesc.h"
 #include "report.h"
 #include "rt_alloc.h"
@@ -27,6 +32,7 @@ struct lo_node {
     uint64_t lock_id;
     rt_stack_id init_stack;
     uint32_t visited[STATES];      /* search epochs */
+    struct go_node order;          /* its place in the topological order */
 };
 
 struct lo_edge {
@@ -35,6 +41,8 @@ struct lo_edge {
     uint8_t src_read;              /* source only ever held for reading (S) */
     uint8_t dst_recursive;         /* target only ever taken as a recursive read (R) */
     uint8_t ngates;
+    uint8_t in_order;              /* part of the topological order (closes no cycle of locks) */
+    _Atomic uint32_t version;      /* odd while its fields change: lock-free readers retry */
     uint64_t gates[MAX_GATES];     /* node keys held (taken before from) every time */
     rt_stack_id stack;             /* where to was taken while from was held */
     rt_stack_id from_stack;        /* where from was taken */
@@ -52,6 +60,11 @@ static _Atomic uint64_t *chains;
 static _Atomic unsigned long chain_count;
 static unsigned long node_count, edge_count;
 static uint32_t epoch;
+/* The topological order, and the edges left out of it because they close a
+ * cycle of locks (deadlock or not): while there are none, an edge in the
+ * order is on no cycle at all. */
+static struct go_graph order;
+static unsigned long edges_out_of_order;
 
 int rt_lockorder_chain_known(uint64_t chain)
 {
@@ -133,8 +146,9 @@ static struct lo_node *get_node(const struct rt_lock *l, uintptr_t addr)
     n->lock = (struct rt_lock *)l;
     n->lock_id = __atomic_load_n(&l->id, __ATOMIC_RELAXED);
     n->init_stack = l->init_stack;
+    go_node_init(&order, &n->order);
     n->hash_next = node_buckets[b];
-    node_buckets[b] = n;
+    __atomic_store_n(&node_buckets[b], n, __ATOMIC_RELEASE); /* found without the graph lock */
     node_count++;
     return n;
 }
@@ -148,6 +162,7 @@ static struct lo_edge *find_edge(const struct lo_node *from, const struct lo_nod
     return NULL;
 }
 
+/* Published with an odd version: the caller fills it in and calls edge_done. */
 static struct lo_edge *add_edge(struct lo_node *from, struct lo_node *to)
 {
     struct lo_edge *e = rt_zalloc(sizeof *e);
@@ -158,12 +173,46 @@ static struct lo_edge *add_edge(struct lo_node *from, struct lo_node *to)
     unsigned b = (unsigned)(rt_hash64((uintptr_t)from ^ ((uintptr_t)to << 1)) & (EDGE_BUCKETS - 1));
     e->from = from;
     e->to = to;
+    e->version = 1;
     e->hash_next = edge_buckets[b];
-    edge_buckets[b] = e;
+    __atomic_store_n(&edge_buckets[b], e, __ATOMIC_RELEASE);
     e->next_out = from->out;
     from->out = e;
     edge_count++;
     return e;
+}
+
+/* An edge's fields change between edge_begin and edge_done (graph lock held). */
+static void edge_begin(struct lo_edge *e)
+{
+    __atomic_fetch_add(&e->version, 1, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static void edge_done(struct lo_edge *e)
+{
+    __atomic_fetch_add(&e->version, 1, __ATOMIC_RELEASE);
+}
+
+/* Lookups without the graph lock: nodes and edges are only ever added, at
+ * the head of their bucket, fully made (edges: under an odd version). */
+static struct lo_node *find_node_published(const struct rt_lock *l)
+{
+    uint64_t key = node_key(l);
+    unsigned b = (unsigned)(rt_hash64(key) & (NODE_BUCKETS - 1));
+    for (struct lo_node *n = __atomic_load_n(&node_buckets[b], __ATOMIC_ACQUIRE); n; n = n->hash_next)
+        if (n->key == key)
+            return n;
+    return NULL;
+}
+
+static struct lo_edge *find_edge_published(const struct lo_node *from, const struct lo_node *to)
+{
+    unsigned b = (unsigned)(rt_hash64((uintptr_t)from ^ ((uintptr_t)to << 1)) & (EDGE_BUCKETS - 1));
+    for (struct lo_edge *e = __atomic_load_n(&edge_buckets[b], __ATOMIC_ACQUIRE); e; e = e->hash_next)
+        if (e->from == from && e->to == to)
+            return e;
+    return NULL;
 }
 
 /* Gate sets shrink to what every observation of the edge had in common. */
@@ -404,6 +453,50 @@ static void report_cycle(struct rt_thread *t, struct rt_lock *lock, unsigned fla
     rt_report_finish(r);
 }
 
+/* Gates: the locks the thread took before held[i] (outermost first). */
+static unsigned gates_below(const struct rt_thread *t, unsigned i, uint64_t *gates)
+{
+    unsigned ngates = 0;
+    for (unsigned g = 0; g < i && ngates < MAX_GATES; g++)
+        if (rt_held_live(&t->held[g]) && !t->held[g].lock->no_order)
+            gates[ngates++] = node_key(t->held[g].lock);
+    return ngates;
+}
+
+/* The common case, without the graph lock: the edge from the most recent
+ * held lock is known, and this observation would change nothing in it (no
+ * gate it lacks, no stronger mode). Read under the edge's version. */
+static int known_and_unchanged(const struct rt_thread *t, const struct rt_lock *lock, int dst_recursive)
+{
+    if (!__atomic_load_n(&chains, __ATOMIC_ACQUIRE) || t->nheld == 0)
+        return 0;
+    const struct rt_held *h = &t->held[t->nheld - 1];
+    if (h->trylock || !rt_held_live(h) || h->lock->no_order || h->lock == lock)
+        return 0;
+    struct lo_node *from = find_node_published(h->lock), *to = find_node_published(lock);
+    if (!from || !to || from == to)
+        return 0;
+    struct lo_edge *e = find_edge_published(from, to);
+    if (!e)
+        return 0;
+    uint32_t v = __atomic_load_n(&e->version, __ATOMIC_ACQUIRE);
+    if (v & 1)
+        return 0;
+    int unchanged = !(h->mode != RT_HOLD_READ && e->src_read) && !(!dst_recursive && e->dst_recursive);
+    if (unchanged && e->ngates) {
+        uint64_t gates[MAX_GATES];
+        unsigned ngates = gates_below(t, t->nheld - 1, gates), n = e->ngates < MAX_GATES ? e->ngates : MAX_GATES;
+        for (unsigned i = 0; i < n && unchanged; i++) {
+            int have = 0;
+            for (unsigned j = 0; j < ngates; j++)
+                have |= e->gates[i] == gates[j];
+            unchanged = have;
+        }
+    }
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    return unchanged && __atomic_load_n(&e->version, __ATOMIC_RELAXED) == v;
+}
+
 void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uint64_t chain, uintptr_t pc)
 {
     struct cycle_copy found;
@@ -413,6 +506,10 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
     rt_stack_id stack = 0;
     (void)pc;
 
+    if (known_and_unchanged(t, lock, dst_recursive)) {
+        remember_chain(chain);
+        return;
+    }
     rt_spin_lock(&graph_lock);
     if (ensure_tables() < 0) {
         rt_spin_unlock(&graph_lock);
@@ -431,12 +528,8 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
         struct lo_node *from = get_node(h->lock, h->addr);
         if (!from || from == to)
             continue;
-        /* Gates: locks this thread took before from (outermost first). */
         uint64_t gates[MAX_GATES];
-        unsigned ngates = 0;
-        for (unsigned g = 0; g < i && ngates < MAX_GATES; g++)
-            if (rt_held_live(&t->held[g]) && !t->held[g].lock->no_order)
-                gates[ngates++] = node_key(t->held[g].lock);
+        unsigned ngates = gates_below(t, i, gates);
         struct lo_edge *e = find_edge(from, to);
         if (e) {
             /* Seen again in a new context: the edge can only get stronger
@@ -444,12 +537,14 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
              * cycles through it must be looked for again. */
             unsigned old_gates = e->ngates;
             int stronger = (h->mode != RT_HOLD_READ && e->src_read) || (!dst_recursive && e->dst_recursive);
+            edge_begin(e);
             intersect_gates(e, gates, ngates);
             if (h->mode != RT_HOLD_READ)
                 e->src_read = 0;
             if (!dst_recursive)
                 e->dst_recursive = 0;
-            if ((stronger || e->ngates < old_gates) && !culprit) {
+            edge_done(e);
+            if ((stronger || e->ngates < old_gates) && !culprit && (!e->in_order || edges_out_of_order)) {
                 unsigned len = find_cycle(from, to, e->src_read, e->dst_recursive, e->gates, e->ngates);
                 if (len) {
                     copy_cycle(&found, len);
@@ -469,7 +564,10 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
         }
         /* The search and the insertion happen under one hold of the graph
          * lock: two threads closing the same cycle at once see each other. */
-        if (!culprit) {
+        int ordered = go_add_edge(&order, &from->order, &to->order) == 0;
+        if (!ordered)
+            edges_out_of_order++;
+        if (!culprit && (!ordered || edges_out_of_order)) {
             unsigned len = find_cycle(from, to, h->mode == RT_HOLD_READ, dst_recursive, gates, ngates);
             if (len) {
                 copy_cycle(&found, len);
@@ -479,6 +577,7 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
         e = add_edge(from, to);
         if (!e)
             break;
+        e->in_order = (uint8_t)ordered;
         e->src_read = h->mode == RT_HOLD_READ;
         e->dst_recursive = (uint8_t)dst_recursive;
         e->ngates = (uint8_t)ngates;
@@ -486,6 +585,7 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
         e->stack = stack;
         e->from_stack = h->stack;
         e->tid = t->tid;
+        edge_done(e);
         if (!h->trylock)
             break;
     }

@@ -25,6 +25,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 workloads="mutex_pair|mutex_pair|20000000|10|1000
 mutex_contended|mutex_contended|4000000|10|1000
 nested3|nested3|4000000|10|1000
+many_locks_300|many_locks|2000000|10|1000
 rwlock_read|rwlock_read|20000000|10|1000
 spin_pair|spin_pair|20000000|10|1000
 malloc_free_64|malloc_free_64|20000000|10|1000
@@ -44,7 +45,7 @@ rcu_plain|rcuplain|5000000|0|0"
 ncpu=$(nproc)
 pin_cmd() { # pin_cmd WORKLOAD CPU: the prefix that pins WORKLOAD's run
     case $1 in
-    mutex_contended | nested3 | rcu | rcuplain) ;;
+    mutex_contended | nested3 | many_locks | rcu | rcuplain) ;;
     *) [ "$ncpu" -gt 1 ] && printf 'taskset -c %s\n' "$2" ;;
     esac
 }

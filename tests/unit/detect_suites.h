@@ -16,6 +16,7 @@ Suite *symbolize_suite(void);
 Suite *lockorder_suite(void);
 Suite *rcucheck_suite(void);
 Suite *thread_suite(void);
+Suite *graphorder_suite(void);
 /* Points the runtime's reports at a fresh temporary file; returns its path. */
 const char *test_log_setup(const char *extra_options);
 /* The log's whole content (static buffer). */
