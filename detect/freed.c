@@ -4,6 +4,7 @@
 #include "engine.h"
 #include "freegate.h"
 #include "lockdesc.h"
+#include "lockorder.h"
 #include "report.h"
 #include "runtime.h"
 #include "unwind.h"
@@ -47,6 +48,7 @@ static void check_lock(struct rt_lock *l, void *arg)
     struct free_ctx *c = arg;
     if (rt_lock_is_held(l))
         report_freed_lock(c, l);
+    rt_lockorder_forget(l);
     rt_locktab_retire(l);
 }
 

@@ -23,10 +23,14 @@
 #define STATES (2 << MAX_GATES)  /* (arrived by a recursive read) x (gates broken) */
 
 struct lo_edge;
+/* Nodes and edges are pooled (type-stable): a lock-free reader that meets a
+ * forgotten one reads a key of 0 or null ends and goes on along hash_next,
+ * which stays intact until reuse. The pool's free-list link overlays the
+ * first word, so that is never one a reader follows. */
 struct lo_node {
-    struct lo_node *hash_next;
     uint64_t key;
-    struct lo_edge *out;
+    struct lo_node *hash_next;
+    struct lo_edge *out, *in;
     uintptr_t addr;                /* the lock's address when the node was made */
     struct rt_lock *lock;          /* for naming; validated with lock_id */
     uint64_t lock_id;
@@ -36,7 +40,7 @@ struct lo_node {
 };
 
 struct lo_edge {
-    struct lo_edge *next_out, *hash_next;
+    struct lo_edge *next_out, *hash_next, *next_in;
     struct lo_node *from, *to;
     uint8_t src_read;              /* source only ever held for reading (S) */
     uint8_t dst_recursive;         /* target only ever taken as a recursive read (R) */
@@ -52,13 +56,14 @@ struct lo_edge {
 #define NODE_BUCKETS (1u << 18)
 #define EDGE_BUCKETS (1u << 18)
 #define CHAIN_SLOTS (1u << 20)
+#define CHAIN_PROBES 8
 
 static rt_spin_t graph_lock = RT_SPIN_INIT;
 static struct lo_node **node_buckets;
 static struct lo_edge **edge_buckets;
 static _Atomic uint64_t *chains;
-static _Atomic unsigned long chain_count;
 static unsigned long node_count, edge_count;
+static struct rt_pool node_pool = RT_POOL_INIT(struct lo_node), edge_pool = RT_POOL_INIT(struct lo_edge);
 static uint32_t epoch;
 /* The topological order, and the edges left out of it because they close a
  * cycle of locks (deadlock or not): while there are none, an edge in the
@@ -73,7 +78,7 @@ int rt_lockorder_chain_known(uint64_t chain)
         return 0;
     if (chain == 0)
         chain = 1;
-    for (unsigned i = 0; i < 32; i++) {
+    for (unsigned i = 0; i < CHAIN_PROBES; i++) {
         uint64_t v = __atomic_load_n(&table[(chain + i) & (CHAIN_SLOTS - 1)], __ATOMIC_ACQUIRE);
         if (v == chain)
             return 1;
@@ -83,28 +88,25 @@ int rt_lockorder_chain_known(uint64_t chain)
     return 0;
 }
 
+/* A cache, not a record: when the chain's probe window is full (many
+ * distinct sequences, or sequences of locks long destroyed), one of its
+ * slots is overwritten. A chain that drops out is validated again when
+ * next seen (slower, never wrong). Slots never empty again, so a lookup
+ * may still stop at the first empty one. */
 static void remember_chain(uint64_t chain)
 {
     if (chain == 0)
         chain = 1;
-    if (__atomic_load_n(&chain_count, __ATOMIC_RELAXED) > CHAIN_SLOTS / 2) {
-        /* Full enough that probing gets long: new chains are validated
-         * each time instead (slower, never wrong). */
-        static _Atomic int said;
-        if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
-            rt_out_of_memory("the lock-chain cache (more than 500000 distinct lock sequences)");
-        return;
-    }
-    for (unsigned i = 0; i < 32; i++) {
+    for (unsigned i = 0; i < CHAIN_PROBES; i++) {
         _Atomic uint64_t *slot = &chains[(chain + i) & (CHAIN_SLOTS - 1)];
         uint64_t expected = 0;
         if (__atomic_compare_exchange_n(slot, &expected, chain, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-            __atomic_fetch_add(&chain_count, 1, __ATOMIC_RELAXED);
             return;
         }
         if (expected == chain)
             return;
     }
+    __atomic_store_n(&chains[(chain + (chain >> 40) % CHAIN_PROBES) & (CHAIN_SLOTS - 1)], chain, __ATOMIC_RELEASE);
 }
 
 static int ensure_tables(void)
@@ -136,7 +138,7 @@ static struct lo_node *get_node(const struct rt_lock *l, uintptr_t addr)
     for (struct lo_node *n = node_buckets[b]; n; n = n->hash_next)
         if (n->key == key)
             return n;
-    struct lo_node *n = rt_zalloc(sizeof *n);
+    struct lo_node *n = rt_pool_get(&node_pool);
     if (!n) {
         rt_out_of_memory("lock-order graph nodes");
         return NULL;
@@ -165,7 +167,7 @@ static struct lo_edge *find_edge(const struct lo_node *from, const struct lo_nod
 /* Published with an odd version: the caller fills it in and calls edge_done. */
 static struct lo_edge *add_edge(struct lo_node *from, struct lo_node *to)
 {
-    struct lo_edge *e = rt_zalloc(sizeof *e);
+    struct lo_edge *e = rt_pool_get(&edge_pool);
     if (!e) {
         rt_out_of_memory("lock-order graph edges");
         return NULL;
@@ -178,8 +180,40 @@ static struct lo_edge *add_edge(struct lo_node *from, struct lo_node *to)
     __atomic_store_n(&edge_buckets[b], e, __ATOMIC_RELEASE);
     e->next_out = from->out;
     from->out = e;
+    e->next_in = to->in;
+    to->in = e;
     edge_count++;
     return e;
+}
+
+/* Removes e from every list and returns it to the pool (graph lock held). */
+static void drop_edge(struct lo_edge *e)
+{
+    unsigned b = (unsigned)(rt_hash64((uintptr_t)e->from ^ ((uintptr_t)e->to << 1)) & (EDGE_BUCKETS - 1));
+    for (struct lo_edge **p = &edge_buckets[b]; *p; p = &(*p)->hash_next)
+        if (*p == e) {
+            __atomic_store_n(p, e->hash_next, __ATOMIC_RELEASE);
+            break;
+        }
+    for (struct lo_edge **p = &e->from->out; *p; p = &(*p)->next_out)
+        if (*p == e) {
+            *p = e->next_out;
+            break;
+        }
+    for (struct lo_edge **p = &e->to->in; *p; p = &(*p)->next_in)
+        if (*p == e) {
+            *p = e->next_in;
+            break;
+        }
+    if (e->in_order)
+        go_remove_edge(&order, &e->from->order, &e->to->order);
+    else
+        edges_out_of_order--;
+    __atomic_fetch_add(&e->version, 1, __ATOMIC_RELAXED); /* odd: readers that matched it give up */
+    __atomic_store_n(&e->from, NULL, __ATOMIC_RELEASE);
+    __atomic_store_n(&e->to, NULL, __ATOMIC_RELEASE);
+    edge_count--;
+    rt_pool_put(&edge_pool, e);
 }
 
 /* An edge's fields change between edge_begin and edge_done (graph lock held). */
@@ -453,6 +487,32 @@ static void report_cycle(struct rt_thread *t, struct rt_lock *lock, unsigned fla
     rt_report_finish(r);
 }
 
+/* New edges learned at the same call site, under a lock taken at the same
+ * place (a lock per object, created and destroyed by the thousand), share
+ * the stack captured for the first: one unwind per site pair, not per
+ * edge. Lossy: one word per slot, the key's upper half beside the stack. */
+#define EDGE_STACK_SLOTS 4096
+static _Atomic uint64_t edge_stacks[EDGE_STACK_SLOTS];
+
+static uint64_t edge_stack_key(uintptr_t pc, rt_stack_id from_stack)
+{
+    return rt_hash64((uint64_t)pc * 31 + from_stack);
+}
+
+static rt_stack_id edge_stack_cached(uintptr_t pc, rt_stack_id from_stack)
+{
+    uint64_t k = edge_stack_key(pc, from_stack);
+    uint64_t v = __atomic_load_n(&edge_stacks[k & (EDGE_STACK_SLOTS - 1)], __ATOMIC_RELAXED);
+    return pc && (v >> 32) == (k >> 32) ? (rt_stack_id)v : 0;
+}
+
+static void edge_stack_remember(uintptr_t pc, rt_stack_id from_stack, rt_stack_id stack)
+{
+    uint64_t k = edge_stack_key(pc, from_stack);
+    if (pc && stack)
+        __atomic_store_n(&edge_stacks[k & (EDGE_STACK_SLOTS - 1)], (k >> 32) << 32 | stack, __ATOMIC_RELAXED);
+}
+
 /* Gates: the locks the thread took before held[i] (outermost first). */
 static unsigned gates_below(const struct rt_thread *t, unsigned i, uint64_t *gates)
 {
@@ -504,7 +564,6 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
     uintptr_t addr = __atomic_load_n(&lock->addr, __ATOMIC_RELAXED);
     int dst_recursive = (flags & RT_ACQ_READ) && lock->type == RT_LOCK_RWLOCK && !lock->writer_preferring;
     rt_stack_id stack = 0;
-    (void)pc;
 
     if (known_and_unchanged(t, lock, dst_recursive)) {
         remember_chain(chain);
@@ -555,9 +614,10 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
                 break;
             continue;
         }
-        if (!stack) {
+        if (!stack && !(stack = edge_stack_cached(pc, h->stack))) {
             rt_spin_unlock(&graph_lock); /* capturing a stack takes libunwind's locks */
             stack = rt_stack_capture((unsigned)rt_opt.stack_depth);
+            edge_stack_remember(pc, h->stack, stack);
             rt_spin_lock(&graph_lock);
             if (find_edge(from, to))
                 break; /* another thread added it meanwhile */
@@ -593,6 +653,37 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
     remember_chain(chain);
     if (culprit)
         report_cycle(t, lock, flags, culprit, &found);
+}
+
+/* A lock that is destroyed or freed can never be taken again (a new lock at
+ * its address is a new lock): in instance mode its node and every edge into
+ * or out of it go, as lockdep zaps a freed class, so churn does not grow the
+ * graph. A cycle that needed it could only recur through another lock,
+ * whose edges are learned when it is taken. Classes (site mode) stay. */
+void rt_lockorder_forget(const struct rt_lock *l)
+{
+    if (rt_opt.lock_classes == RT_CLASSES_SITE || !__atomic_load_n(&chains, __ATOMIC_ACQUIRE))
+        return;
+    uint64_t key = node_key(l);
+    unsigned b = (unsigned)(rt_hash64(key) & (NODE_BUCKETS - 1));
+    if (!find_node_published(l))
+        return; /* never ordered against another lock: the common case, no lock taken */
+    rt_spin_lock(&graph_lock);
+    for (struct lo_node **p = &node_buckets[b]; *p; p = &(*p)->hash_next) {
+        struct lo_node *n = *p;
+        if (n->key != key)
+            continue;
+        __atomic_store_n(p, n->hash_next, __ATOMIC_RELEASE);
+        while (n->out)
+            drop_edge(n->out);
+        while (n->in)
+            drop_edge(n->in);
+        __atomic_store_n(&n->key, 0, __ATOMIC_RELEASE);
+        node_count--;
+        rt_pool_put(&node_pool, n);
+        break;
+    }
+    rt_spin_unlock(&graph_lock);
 }
 
 unsigned long rt_lockorder_nodes(void) { return node_count; }

@@ -12,6 +12,9 @@ int rt_lockorder_chain_known(uint64_t chain);
 /* Adds the edges from every held lock to lock, checks each new one for a
  * cycle, reports, and records the chain as validated. */
 void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uint64_t chain, uintptr_t pc);
+/* The lock is destroyed or freed (before its record is retired): its node
+ * and edges leave the graph (instance mode). */
+void rt_lockorder_forget(const struct rt_lock *l);
 /* Graph size, for tests and benchmarks. */
 unsigned long rt_lockorder_nodes(void);
 unsigned long rt_lockorder_edges(void);

@@ -130,6 +130,7 @@ void rt_on_lock_init(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type
     if (old) {
         if (rt_lock_is_held(old))
             rt_report_destroy_locked(t, old, "re-initializing", pc);
+        rt_lockorder_forget(old);
         rt_locktab_retire(old);
     }
     int created;
@@ -152,6 +153,7 @@ void rt_on_lock_destroy(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
         return;
     if (rt_lock_is_held(l))
         rt_report_destroy_locked(t, l, "destroying", pc);
+    rt_lockorder_forget(l);
     rt_locktab_retire(l);
 }
 

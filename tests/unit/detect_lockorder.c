@@ -184,6 +184,60 @@ START_TEST(address_reuse_starts_a_new_lock)
 }
 END_TEST
 
+/* Locks created, nested and destroyed by the thousand leave the graph as
+ * they came: a destroyed lock's node and edges are forgotten. */
+START_TEST(churn_does_not_grow_graph)
+{
+    pair(A, B);
+    unsigned long nodes = rt_lockorder_nodes(), edges = rt_lockorder_edges();
+    static char objs[5][64];
+    for (int round = 0; round < 1000; round++) {
+        for (int i = 0; i < 5; i++)
+            rt_on_lock_init(t0, (uintptr_t)objs[i], RT_LOCK_MUTEX, PC(300 + i));
+        for (int i = 0; i < 5; i++)
+            lock(objs[i]);
+        for (int i = 5; i-- > 0;)
+            unlock(objs[i]);
+        for (int i = 0; i < 5; i++)
+            rt_on_lock_destroy(t0, (uintptr_t)objs[i], PC(310));
+    }
+    ck_assert_uint_eq(rt_lockorder_nodes(), nodes);
+    ck_assert_uint_eq(rt_lockorder_edges(), edges);
+    /* The live locks' order is still known. */
+    pair(B, A);
+    ck_assert_uint_eq(inversions(), 1);
+}
+END_TEST
+
+/* A freed lock's edges go too, in and out. */
+START_TEST(freed_lock_leaves_graph)
+{
+    pair(A, C);
+    pair(C, B);
+    ck_assert_uint_eq(rt_lockorder_edges(), 2);
+    rt_on_free(t0, (uintptr_t)C, sizeof C, PC(5));
+    ck_assert_uint_eq(rt_lockorder_edges(), 0);
+    ck_assert_uint_eq(rt_lockorder_nodes(), 2);
+    pair(B, A); /* A -> C -> B needed C: no cycle now */
+    ck_assert_uint_eq(inversions(), 0);
+}
+END_TEST
+
+/* Known edges are checked without the graph lock; one that a new
+ * observation weakens (a gate it lacks) still goes through the search. */
+START_TEST(known_edge_weakened_is_searched)
+{
+    lock(G); pair(A, B); unlock(G);
+    lock(G); pair(B, A); unlock(G);
+    for (int i = 0; i < 3; i++) {
+        lock(G); pair(A, B); unlock(G); /* known, unchanged */
+    }
+    ck_assert_uint_eq(inversions(), 0);
+    pair(A, B); /* without the gate */
+    ck_assert_uint_eq(inversions(), 1);
+}
+END_TEST
+
 START_TEST(site_classes_group_instances)
 {
     ck_assert_ptr_nonnull(test_log_setup("lock_classes=site"));
@@ -512,6 +566,9 @@ Suite *lockorder_suite(void)
     tcase_add_test(tc, writer_preferring_rwlock_read_cycle_is_a_deadlock);
     tcase_add_test(tc, recursive_read_is_allowed_writer_after_read_is_not);
     tcase_add_test(tc, address_reuse_starts_a_new_lock);
+    tcase_add_test(tc, churn_does_not_grow_graph);
+    tcase_add_test(tc, freed_lock_leaves_graph);
+    tcase_add_test(tc, known_edge_weakened_is_searched);
     tcase_add_test(tc, site_classes_group_instances);
     tcase_add_test(tc, cross_cpu_unlock);
     tcase_add_test(tc, watchdog_reports_real_deadlock);
