@@ -53,9 +53,9 @@ struct lo_edge {
     int tid;
 };
 
-#define NODE_BUCKETS (1u << 18)
-#define EDGE_BUCKETS (1u << 18)
-#define CHAIN_SLOTS (1u << 20)
+#define NODE_BUCKETS (1u << 16)
+#define EDGE_BUCKETS (1u << 16)
+#define CHAIN_SLOTS (1u << 17)
 #define CHAIN_PROBES 8
 
 static rt_spin_t graph_lock = RT_SPIN_INIT;
