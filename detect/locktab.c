@@ -8,7 +8,7 @@
 /* Records are hashed by their 256-byte line, so every lock that overlaps a
  * freed range is found by probing that range's lines. */
 #define LINE_SHIFT RT_LINE_SHIFT
-#define BUCKET_BITS 16
+#define BUCKET_BITS 17
 #define BUCKETS (1u << BUCKET_BITS)
 #define STRIPES 1024
 /* Beyond this many lines a range check visits every live record instead. */
