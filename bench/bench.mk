@@ -29,13 +29,15 @@ $(REAL_GEN): bench/real/gen.c
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(BENCH_CC) -o $@ $<
 
-BENCH_DEPS := cmd:xz:xz-utils cmd:zstd:zstd cmd:pigz:pigz cmd:sqlite3:sqlite3 cmd:taskset:util-linux
+BENCH_DEPS := cmd:xz:xz-utils cmd:zstd:zstd cmd:pigz:pigz cmd:sqlite3:sqlite3 cmd:taskset:util-linux \
+              cmd:memcached:memcached cmd:memcslap:libmemcached-tools cmd:redis-server:redis-server \
+              cmd:redis-benchmark:redis-tools
 .PHONY: bench-deps
 bench-deps:
 	@./deps.sh "make bench" $(BENCH_DEPS)
 
-BENCH_TARGETS += bench-micro bench-real bench-report
-.PHONY: bench-micro bench-real bench-report bench-tools
+BENCH_TARGETS += bench-micro bench-real bench-servers bench-report
+.PHONY: bench-micro bench-real bench-servers bench-report bench-tools
 
 bench-tools: $(MICRO_BIN) $(MICRO_TSAN) $(MEASURE) $(REAL_GEN) $(BUILD)/lib/librtdd.so $(BUILD)/bin/rtdd \
              $(BENCH_DIR)/rcubench-rtdd-dyn
@@ -48,6 +50,10 @@ bench-micro: bench-tools
 bench-real: bench-tools
 	@echo "== real programs: native vs rtdd vs Helgrind vs DRD"
 	@RTDD=$(BUILD)/bin/rtdd QUICK=$(QUICK) bench/real/run.sh $(BENCH_DIR) bench/results/real.csv
+
+bench-servers: $(BUILD)/lib/librtdd.so $(BUILD)/bin/rtdd
+	@echo "== real servers: native vs rtdd (wall, server CPU, peak RSS)"
+	@RTDD=$(BUILD)/bin/rtdd QUICK=$(QUICK) bench/servers/run.sh bench/results/servers.csv
 
 bench-report:
 	@bench/report.sh bench/results docs/performance.md docs/performance.svg

@@ -4,7 +4,7 @@
 # numbers. Usage: report.sh RESULTS_DIR OUT_MD OUT_SVG
 set -u
 res=$1; md=$2; svg=$3
-micro=$res/micro.csv; real=$res/real.csv; rcu=$res/rcu.csv; machine=$res/machine.csv
+micro=$res/micro.csv; real=$res/real.csv; rcu=$res/rcu.csv; machine=$res/machine.csv; servers=$res/servers.csv
 for f in "$micro" "$machine"; do [ -s "$f" ] || { echo "report: $f missing; run make bench first" >&2; exit 1; }; done
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 m() { awk -F, -v k="$1" '$1 == k { sub(/^[^,]*,/, ""); print; exit }' "$machine"; }
@@ -85,6 +85,17 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "nan" || b == "nan" || b + 0
             check "rtdd ≤ 1.1x native: $p" "$(get "$real" "$p" rtdd 8)" "<=" 1.1
         done
     fi
+    if [ -s "$servers" ]; then
+        awk -F, 'NR > 1 && $2 == "native" { print $1 }' "$servers" | while read -r p; do
+            check "rtdd ≤ 1.1x native wall: $p" "$(get "$servers" "$p" rtdd 7)" "<=" 1.1
+            check "rtdd ≤ 1.1x native server CPU: $p" "$(get "$servers" "$p" rtdd 8)" "<=" 1.1
+            check "rtdd peak RSS ≤ 1.1x native + 5 MB (measured / bound): $p" \
+                "$(awk -v r="$(get "$servers" "$p" rtdd 6)" -v n="$(get "$servers" "$p" native 6)" \
+                   'BEGIN { if (r == "nan" || n == "nan") print "nan"; else printf "%.4g\n", r / (1.1 * n + 5120) }')" "<=" 1
+        done
+    fi
+    check "rtdd faster than ThreadSanitizer: many_locks_300 (300 mutexes nested 3 at a time)" \
+        "$(div "$(ns many_locks_300 tsan)" "$(ns many_locks_300 rtdd)")" ">=" 1
     for w in mutex_pair mutex_contended nested3 rwlock_read spin_pair; do
         check "rtdd ≥ 10x faster than ThreadSanitizer: $w" "$(div "$(ns "$w" tsan)" "$(ns "$w" rtdd)")" ">=" 10
         check "rtdd ≥ 500x faster than Helgrind: $w" "$(div "$(ns "$w" helgrind)" "$(ns "$w" rtdd)")" ">=" 500
@@ -201,6 +212,23 @@ NR > 1 {
     s = ($8 == "nan") ? "n/a" : g($8) "x"
     r = ($9 == "nan" || $2 == "native") ? "" : g($9) "–" g($10)
     printf "| %s | %s | `%s` | %s %s | %.4g | %s | %s | %s |\n", $1, $2, $3, $4, $5, $7, s, r, $11 }' "$real"
+fi
+if [ -s "$servers" ]; then
+cat <<'TXT'
+
+## Real servers
+
+From `bench/servers/run.sh` (same `make bench` run): Debian's memcached (4 worker threads)
+under `memcslap` set then get, and redis-server with two I/O threads under
+`redis-benchmark` set+get, started natively and under `rtdd run` in turn, round by round.
+Wall time of the load, the server's CPU time (user + system) during it, the server's peak
+RSS; ratios are medians over rounds of rtdd against native of the same round.
+
+TXT
+echo "| server | tool | rounds | load wall (s) | server CPU (s) | peak RSS (KiB) | wall | CPU | RSS (extra KiB) |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+awk -F, 'function g(x) { return (x == "nan") ? "n/a" : sprintf("%.2fx", x) }
+NR > 1 { printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s (%s) |\n", $1, $2, $3, $4, $5, $6, g($7), g($8), g($9), $10 }' "$servers"
 fi
 if [ -s "$rcu" ]; then
 cat <<'TXT'

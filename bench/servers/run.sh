@@ -1,0 +1,81 @@
+#!/bin/bash
+# Real servers from Debian packages under their own load generators, native
+# and under rtdd, interleaved round by round: memcached (4 worker threads)
+# under memcslap set then get, redis-server with I/O threads under
+# redis-benchmark set+get. Measured per run: the load's wall time, the
+# server's CPU time (user + system, from /proc at the end of the load) and
+# its peak RSS (VmHWM); ratios pair by pair (rtdd / native of the same
+# round), medians.
+# Usage: run.sh OUT_CSV   (env: RTDD, QUICK=1, ROUNDS=N)
+set -u
+csv=$1
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../micro/common.sh"
+rtdd=${RTDD:-build/bin/rtdd}
+quick=${QUICK:-0}
+if [ "$quick" = 1 ]; then rounds=${ROUNDS:-2}; mc_n=5000; rd_n=20000; else rounds=${ROUNDS:-5}; mc_n=20000; rd_n=100000; fi
+tmp=$(mktemp -d); logs=$tmp
+trap 'rm -rf "$tmp"; [ -n "${srv_pid:-}" ] && kill "$srv_pid" 2>/dev/null' EXIT
+hz=$(getconf CLK_TCK)
+
+# name | server command (PORT) | load command (PORT) | readiness probe (PORT) | packages
+servers="memcached -t 4|memcached -u root -l 127.0.0.1 -p PORT -t 4 -U 0 -m 256|memcslap --servers=127.0.0.1:PORT --concurrency=8 --execute-number=$mc_n --test=set && memcslap --servers=127.0.0.1:PORT --concurrency=8 --execute-number=$mc_n --test=get|memcslap --servers=127.0.0.1:PORT --concurrency=1 --execute-number=1 --test=set|memcached libmemcached-tools
+redis io-threads=2|redis-server --port PORT --bind 127.0.0.1 --save '' --appendonly no --io-threads 2 --io-threads-do-reads yes|redis-benchmark -p PORT -n $rd_n -c 20 -t set,get -q|redis-cli -p PORT ping|redis-server redis-tools"
+
+# run_one TOOL NAME SERVER LOAD PROBE OUT: "wall cpu maxrss" into OUT, or nan nan nan.
+run_one() {
+    local tool=$1 name=$2 server=$3 load=$4 probe=$5 out=$6 port pre=()
+    port=$((20000 + RANDOM % 20000))
+    [ "$tool" = rtdd ] && pre=(env RTDD_OPTIONS="print_summary=0:log_path=$logs/rtdd.%p.log" "$rtdd" run --)
+    # The subshell becomes the server (exec; rtdd run execs it too): $! is its pid.
+    (eval "exec ${pre[*]@Q} ${server//PORT/$port}") >"$logs/server.log" 2>&1 &
+    srv_pid=$!
+    local pid=$srv_pid up=0
+    for _ in $(seq 100); do
+        if bash -c "${probe//PORT/$port}" >/dev/null 2>&1; then up=1; break; fi
+        sleep 0.05
+    done
+    if [ $up = 0 ] || [ ! -d /proc/$pid ]; then
+        echo "nan nan nan" >"$out"; echo "  warning: $name under $tool did not start (log: $logs/server.log)" >&2
+        kill $pid 2>/dev/null; wait $pid 2>/dev/null; srv_pid=; return
+    fi
+    local t0 t1 cpu0 cpu1 rss
+    cpu0=$(awk '{ print $14 + $15 }' /proc/$pid/stat)
+    t0=$(date +%s.%N)
+    if ! bash -c "${load//PORT/$port}" >"$logs/load.log" 2>&1; then
+        echo "nan nan nan" >"$out"; echo "  warning: the load on $name under $tool failed" >&2
+    else
+        t1=$(date +%s.%N)
+        cpu1=$(awk '{ print $14 + $15 }' /proc/$pid/stat)
+        rss=$(awk '/^VmHWM/ { print $2 }' /proc/$pid/status)
+        awk -v a="$t0" -v b="$t1" -v c0="$cpu0" -v c1="$cpu1" -v hz="$hz" -v r="$rss" \
+            'BEGIN { printf "%.4f %.4f %s\n", b - a, (c1 - c0) / hz, r }' >"$out"
+    fi
+    kill $pid 2>/dev/null; wait $pid 2>/dev/null; srv_pid=
+}
+
+mkdir -p "$(dirname "$csv")"
+echo "server,tool,rounds,wall_s,cpu_s,maxrss_kb,wall_ratio,cpu_ratio,rss_ratio,rss_extra_kb" >"$csv"
+echo "real servers: $rounds rounds, native and rtdd interleaved (QUICK=$quick)"
+printf '%-20s %-7s %9s %9s %11s %8s %8s %8s\n' server tool "wall s" "cpu s" "maxrss KB" wall× cpu× rss×
+printf '%s\n' "$servers" | while IFS='|' read -r name server load probe pkgs; do
+    missing=""
+    for c in ${server%% *} ${load%% *} ${probe%% *}; do command -v "$c" >/dev/null || missing=1; done
+    if [ -n "$missing" ]; then echo "  skipped $name: install Debian packages $pkgs"; continue; fi
+    for r in $(seq "$rounds"); do
+        for tool in native rtdd; do run_one "$tool" "$name" "$server" "$load" "$probe" "$tmp/x.$tool.$r"; done
+    done
+    for tool in native rtdd; do
+        wall=$(for r in $(seq "$rounds"); do val "$tmp/x.$tool.$r" 1; done | median)
+        cpu=$(for r in $(seq "$rounds"); do val "$tmp/x.$tool.$r" 2; done | median)
+        rss=$(for r in $(seq "$rounds"); do val "$tmp/x.$tool.$r" 3; done | median)
+        rw=$(for r in $(seq "$rounds"); do ratio "$(val "$tmp/x.$tool.$r" 1)" "$(val "$tmp/x.native.$r" 1)"; done | median)
+        rc=$(for r in $(seq "$rounds"); do ratio "$(val "$tmp/x.$tool.$r" 2)" "$(val "$tmp/x.native.$r" 2)"; done | median)
+        rr=$(for r in $(seq "$rounds"); do ratio "$(val "$tmp/x.$tool.$r" 3)" "$(val "$tmp/x.native.$r" 3)"; done | median)
+        extra=$(for r in $(seq "$rounds"); do awk -v a="$(val "$tmp/x.$tool.$r" 3)" -v b="$(val "$tmp/x.native.$r" 3)" \
+            'BEGIN { if (a == "nan" || b == "nan") print "nan"; else print a - b }'; done | median)
+        echo "$name,$tool,$rounds,$wall,$cpu,$rss,$rw,$rc,$rr,$extra" >>"$csv"
+        printf '%-20s %-7s %9s %9s %11s %8s %8s %8s\n' "$name" "$tool" "$wall" "$cpu" "$rss" "$rw" "$rc" "$rr"
+    done
+done
+echo "ratios: median over rounds of rtdd / native of the same round; CSV: $csv"
