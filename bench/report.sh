@@ -96,6 +96,10 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "nan" || b == "nan" || b + 0
     fi
     check "rtdd faster than ThreadSanitizer: many_locks_300 (300 mutexes nested 3 at a time)" \
         "$(div "$(ns many_locks_300 tsan)" "$(ns many_locks_300 rtdd)")" ">=" 1
+    check "rtdd faster than ThreadSanitizer: lock_churn (10 mutexes made, nested, destroyed per step)" \
+        "$(div "$(ns lock_churn tsan)" "$(ns lock_churn rtdd)")" ">=" 1
+    check "rtdd ≤ 2x native: a million mutexes, each initialized and locked once" \
+        "$(get "$micro" million_mutexes rtdd 6)" "<=" 2
     for w in mutex_pair mutex_contended nested3 rwlock_read spin_pair; do
         check "rtdd ≥ 10x faster than ThreadSanitizer: $w" "$(div "$(ns "$w" tsan)" "$(ns "$w" rtdd)")" ">=" 10
         check "rtdd ≥ 500x faster than Helgrind: $w" "$(div "$(ns "$w" helgrind)" "$(ns "$w" rtdd)")" ">=" 500

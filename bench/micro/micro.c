@@ -116,8 +116,29 @@ static void *many_locks_thread(void *arg)
     return NULL;
 }
 
+/* Lock churn: each step creates ten mutexes, nests them, and destroys them
+ * (a lock per object, objects made and dropped by the thousand). */
+static void *churn_thread(void *arg)
+{
+    long n = (long)arg;
+    pthread_mutex_t m[10];
+    for (long i = 0; i < n; i++) {
+        for (int j = 0; j < 10; j++)
+            pthread_mutex_init(&m[j], NULL);
+        for (int j = 0; j < 10; j++)
+            pthread_mutex_lock(&m[j]);
+        BARRIER();
+        for (int j = 10; j-- > 0;)
+            pthread_mutex_unlock(&m[j]);
+        for (int j = 0; j < 10; j++)
+            pthread_mutex_destroy(&m[j]);
+    }
+    return NULL;
+}
+
 static void mutex_contended(long n) { two_threads(contended_thread, n); }
 static void nested3(long n) { two_threads(nested3_thread, n); }
+static void lock_churn(long n) { two_threads(churn_thread, n); }
 static void many_locks(long n)
 {
     static int ready;
@@ -212,11 +233,29 @@ static void graph(long n)
     free(m);
 }
 
+/* n distinct mutexes, each initialized, locked and unlocked once: the cost
+ * of a lock's first use (ns per mutex, allocation outside the timing). */
+static void million(long n)
+{
+    pthread_mutex_t *m = calloc((size_t)n, sizeof *m);
+    if (!m)
+        abort();
+    double t0 = now_ns();
+    for (long i = 0; i < n; i++) {
+        pthread_mutex_init(&m[i], NULL);
+        pthread_mutex_lock(&m[i]);
+        pthread_mutex_unlock(&m[i]);
+    }
+    printf("%.3f\n", (now_ns() - t0) / n);
+    free(m);
+}
+
 static const struct { const char *name; void (*run)(long); } workloads[] = {
     { "mutex_pair", mutex_pair },
     { "mutex_contended", mutex_contended },
     { "nested3", nested3 },
     { "many_locks", many_locks },
+    { "lock_churn", lock_churn },
     { "rwlock_read", rwlock_read },
     { "spin_pair", spin_pair },
     { "malloc_free_64", malloc_free_64 },
@@ -237,6 +276,10 @@ int main(int argc, char **argv)
     pthread_spin_init(&spin, PTHREAD_PROCESS_PRIVATE);
     if (!strcmp(argv[1], "graph")) {
         graph(n);
+        return 0;
+    }
+    if (!strcmp(argv[1], "million")) {
+        million(n);
         return 0;
     }
     for (size_t i = 0; i < sizeof workloads / sizeof workloads[0]; i++) {

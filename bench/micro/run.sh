@@ -26,6 +26,7 @@ workloads="mutex_pair|mutex_pair|20000000|10|1000
 mutex_contended|mutex_contended|4000000|10|1000
 nested3|nested3|4000000|10|1000
 many_locks_300|many_locks|2000000|10|1000
+lock_churn|lock_churn|200000|10|1000
 rwlock_read|rwlock_read|20000000|10|1000
 spin_pair|spin_pair|20000000|10|1000
 malloc_free_64|malloc_free_64|20000000|10|1000
@@ -33,6 +34,7 @@ free_heavy_1000|free_heavy_1000|5000000|10|1000
 graph_10k|graph|10000|1|1
 graph_30k|graph|30000|1|0
 graph_100k|graph|100000|1|0
+million_mutexes|million|1000000|1|0
 rcu_read1|rcu|0|0|0
 rcu_plain|rcuplain|5000000|0|0"
 
@@ -45,7 +47,7 @@ rcu_plain|rcuplain|5000000|0|0"
 ncpu=$(nproc)
 pin_cmd() { # pin_cmd WORKLOAD CPU: the prefix that pins WORKLOAD's run
     case $1 in
-    mutex_contended | nested3 | many_locks | rcu | rcuplain) ;;
+    mutex_contended | nested3 | many_locks | lock_churn | rcu | rcuplain) ;;
     *) [ "$ncpu" -gt 1 ] && printf 'taskset -c %s\n' "$2" ;;
     esac
 }
@@ -84,7 +86,7 @@ echo "micro: $rounds rounds per workload, tools interleaved (QUICK=$quick); $(np
 printf '%-16s %-9s %10s %12s %10s %10s\n' workload tool iterations "ns/op" ratio "maxrss KB"
 printf '%s\n' "$workloads" | while IFS='|' read -r name w iters tdiv vdiv; do
     iters=$((iters / scale))
-    [ "$w" = graph ] && iters=$((iters * scale)) # the graph sizes are the point: never scaled
+    case $w in graph | million) iters=$((iters * scale)) ;; esac # the sizes are the point: never scaled
     for r in $(seq "$rounds"); do
         for tool in $tools; do
             n=$iters
