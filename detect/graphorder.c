@@ -7,7 +7,6 @@
  * first to B's nodes, then to F's, each set keeping its internal order. */
 #include "graphorder.h"
 #include "rt_alloc.h"
-#include <string.h>
 
 struct go_link {
     struct go_node *node; /* in an out list, the target; in an in list, the source */
@@ -23,63 +22,22 @@ void go_node_init(struct go_graph *g, struct go_node *n)
     n->out = n->in = NULL;
 }
 
-static int grow_ptrs(struct go_node ***arr, unsigned *cap, unsigned need)
-{
-    if (need <= *cap)
-        return 0;
-    unsigned n = *cap ? *cap * 2 : 256;
-    while (n < need)
-        n *= 2;
-    struct go_node **bigger = rt_zalloc((size_t)n * sizeof *bigger);
-    if (!bigger)
-        return -1;
-    if (*arr)
-        memcpy(bigger, *arr, (size_t)*cap * sizeof *bigger);
-    *arr = bigger;
-    *cap = n;
-    return 0;
-}
-
-/* The two found arrays and the list of places (as long as both) grow together. */
-static int ensure_found(struct go_graph *g, unsigned need)
-{
-    if (need <= g->found_cap)
-        return 0;
-    unsigned n = g->found_cap ? g->found_cap * 2 : 256;
-    while (n < need)
-        n *= 2;
-    struct go_node **fwd = rt_zalloc((size_t)n * sizeof *fwd), **bwd = rt_zalloc((size_t)n * sizeof *bwd);
-    uint64_t *ords = rt_zalloc((size_t)n * sizeof *ords);
-    if (!fwd || !bwd || !ords)
-        return -1; /* the engine's memory is never returned: what was taken stays unused */
-    if (g->found_cap) {
-        memcpy(fwd, g->found_fwd, (size_t)g->found_cap * sizeof *fwd);
-        memcpy(bwd, g->found_bwd, (size_t)g->found_cap * sizeof *bwd);
-    }
-    g->found_fwd = fwd;
-    g->found_bwd = bwd;
-    g->ords = ords;
-    g->found_cap = n;
-    return 0;
-}
-
 /* Depth-first from start over out links (forward) or in links, visiting
- * nodes whose ord is within the bound; collects them into found. Returns
- * the count, or -1 if stop was reached (forward: a cycle) or out of memory
- * (-2). */
-static int search(struct go_graph *g, struct go_node *start, int forward, uint64_t bound, struct go_node *stop,
-                  struct go_node ***found)
+ * nodes whose ord is within the bound; collects them into g->found[dir].
+ * Returns the count, or -1 if stop was reached (forward: a cycle), or -2
+ * when out of memory. */
+static int search(struct go_graph *g, struct go_node *start, int forward, uint64_t bound, struct go_node *stop)
 {
-    unsigned depth = 0, n = 0;
-    if (grow_ptrs(&g->stack, &g->stack_cap, 1) < 0)
+    unsigned depth = 0, n = 0, dir = forward ? 0 : 1;
+    if (rt_grow_array((void **)&g->stack, &g->stack_cap, 1, sizeof *g->stack) < 0)
         return -2;
     g->stack[depth++] = start;
     start->visit = g->epoch;
     while (depth) {
         struct go_node *v = g->stack[--depth];
-        if (ensure_found(g, n + 1) < 0)
+        if (rt_grow_array((void **)&g->found[dir], &g->found_cap[dir], n + 1, sizeof *g->found[dir]) < 0)
             return -2;
-        (*found)[n++] = v;
+        g->found[dir][n++] = v;
         for (struct go_link *l = forward ? v->out : v->in; l; l = l->next) {
             struct go_node *w = l->node;
             if (forward && w == stop)
@@ -87,7 +45,7 @@ static int search(struct go_graph *g, struct go_node *start, int forward, uint64
             if (w->visit == g->epoch || (forward ? w->ord > bound : w->ord < bound))
                 continue;
             w->visit = g->epoch;
-            if (grow_ptrs(&g->stack, &g->stack_cap, depth + 1) < 0)
+            if (rt_grow_array((void **)&g->stack, &g->stack_cap, depth + 1, sizeof *g->stack) < 0)
                 return -2;
             g->stack[depth++] = w;
         }
@@ -187,7 +145,7 @@ int go_add_edge(struct go_graph *g, struct go_node *from, struct go_node *to)
         return insert(from, to) < 0 ? -1 : 0;
     /* to comes first: what lies between may have to move. */
     g->epoch++;
-    int nf = search(g, to, 1, from->ord, from, &g->found_fwd);
+    int nf = search(g, to, 1, from->ord, from);
     if (nf == -1)
         return 1;
     if (nf < 0)
@@ -195,25 +153,26 @@ int go_add_edge(struct go_graph *g, struct go_node *from, struct go_node *to)
     /* The backward search must not take F's nodes for unvisited: a node
      * reached both ways would mean a cycle, which the forward search rules
      * out, so one epoch serves both. */
-    int nb = search(g, from, 0, to->ord, NULL, &g->found_bwd);
+    int nb = search(g, from, 0, to->ord, NULL);
     if (nb < 0)
         return -1;
     unsigned nfu = (unsigned)nf, nbu = (unsigned)nb;
-    if (ensure_found(g, nfu + nbu) < 0)
+    if (rt_grow_array((void **)&g->ords, &g->ords_cap, nfu + nbu, sizeof *g->ords) < 0)
         return -1;
-    sort_by_ord(g->found_fwd, nfu);
-    sort_by_ord(g->found_bwd, nbu);
+    struct go_node **fwd = g->found[0], **bwd = g->found[1];
+    sort_by_ord(fwd, nfu);
+    sort_by_ord(bwd, nbu);
     unsigned k = 0;
     for (unsigned i = 0; i < nbu; i++)
-        g->ords[k++] = g->found_bwd[i]->ord;
+        g->ords[k++] = bwd[i]->ord;
     for (unsigned i = 0; i < nfu; i++)
-        g->ords[k++] = g->found_fwd[i]->ord;
+        g->ords[k++] = fwd[i]->ord;
     sort_ords(g->ords, k);
     k = 0;
     for (unsigned i = 0; i < nbu; i++)
-        g->found_bwd[i]->ord = g->ords[k++];
+        bwd[i]->ord = g->ords[k++];
     for (unsigned i = 0; i < nfu; i++)
-        g->found_fwd[i]->ord = g->ords[k++];
+        fwd[i]->ord = g->ords[k++];
     return insert(from, to) < 0 ? -1 : 0;
 }
 
@@ -233,5 +192,5 @@ int go_path_exists(struct go_graph *g, struct go_node *from, struct go_node *to)
     if (from == to)
         return 1;
     g->epoch++;
-    return search(g, from, 1, UINT64_MAX, to, &g->found_fwd) == -1;
+    return search(g, from, 1, UINT64_MAX, to) == -1;
 }

@@ -21,9 +21,10 @@ struct go_node {
 struct go_graph {
     uint64_t next_ord;
     uint32_t epoch;
-    struct go_node **found_fwd, **found_bwd; /* the searches' results */
-    uint64_t *ords;
-    unsigned found_cap;
+    struct go_node **found[2];  /* the forward and backward searches' results */
+    unsigned found_cap[2];
+    uint64_t *ords;             /* the places they take */
+    unsigned ords_cap;
     struct go_node **stack;
     unsigned stack_cap;
 };

@@ -32,6 +32,23 @@ void *rt_zalloc(size_t size)
     return r;
 }
 
+int rt_grow_array(void **arr, unsigned *cap, unsigned need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    unsigned n = *cap ? *cap * 2 : 256;
+    while (n < need)
+        n *= 2;
+    void *bigger = rt_zalloc((size_t)n * size);
+    if (!bigger)
+        return -1;
+    if (*arr)
+        memcpy(bigger, *arr, (size_t)*cap * size);
+    *arr = bigger;
+    *cap = n;
+    return 0;
+}
+
 struct pool_node { struct pool_node *next; };
 
 /* The freelist is guarded by a spinlock rather than a lock-free stack to

@@ -9,6 +9,12 @@
  * is out of memory (the caller degrades and says so once). */
 void *rt_zalloc(size_t size);
 
+/* Grows the array *arr of *cap elements of size bytes to hold need (at
+ * least doubling; 256 at first), keeping its contents. The old array is
+ * not returned: for arrays one owner grows (its readers hold the owner's
+ * lock or are the owner). -1, with the array unchanged, when out of memory. */
+int rt_grow_array(void **arr, unsigned *cap, unsigned need, size_t size);
+
 /* Type-stable pool of fixed-size objects: freed objects are reused only as
  * objects of the same pool, so lock-free readers may still dereference a
  * stale pointer safely and validate what they read. */

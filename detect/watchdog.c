@@ -79,29 +79,10 @@ static struct snap_lock *held_pool;
 static unsigned held_used, held_cap;
 static int snapshot_short; /* out of memory: some thread or lock was not copied */
 
-/* Grows *arr (of *cap elements of size) to hold need; the old array stays
- * (the engine's memory is never returned), so growth is geometric. */
-static int grow(void **arr, unsigned *cap, unsigned need, size_t size)
-{
-    if (need <= *cap)
-        return 0;
-    unsigned n = *cap ? *cap : 256;
-    while (n < need)
-        n *= 2;
-    void *bigger = rt_zalloc((size_t)n * size);
-    if (!bigger)
-        return -1;
-    if (*arr)
-        memcpy(bigger, *arr, (size_t)*cap * size);
-    *arr = bigger;
-    *cap = n;
-    return 0;
-}
-
 static void copy_held(struct snap *s, struct rt_lock *lock, uint64_t id, uintptr_t addr, rt_stack_id stack,
                       uint8_t mode)
 {
-    if (grow((void **)&held_pool, &held_cap, held_used + 1, sizeof *held_pool) < 0) {
+    if (rt_grow_array((void **)&held_pool, &held_cap, held_used + 1, sizeof *held_pool) < 0) {
         snapshot_short = 1;
         return;
     }
@@ -118,7 +99,7 @@ static void copy_held(struct snap *s, struct rt_lock *lock, uint64_t id, uintptr
 static void take_snapshot(struct rt_thread *t, void *arg)
 {
     (void)arg;
-    if (grow((void **)&snaps, &snap_cap, nsnaps + 1, sizeof *snaps) < 0) {
+    if (rt_grow_array((void **)&snaps, &snap_cap, nsnaps + 1, sizeof *snaps) < 0) {
         snapshot_short = 1;
         return;
     }
@@ -198,7 +179,7 @@ static int index_holders(void)
     while (need < held_used * 2)
         need *= 2;
     static unsigned cap;
-    if (grow((void **)&holders, &cap, need, sizeof *holders) < 0)
+    if (rt_grow_array((void **)&holders, &cap, need, sizeof *holders) < 0)
         return -1;
     holders_mask = need - 1;
     memset(holders, 0, need * sizeof *holders);
@@ -326,12 +307,6 @@ static int noted_episode(const unsigned *cycle, unsigned n, char *out, size_t ca
     return found;
 }
 
-/* The words for what s waits for: "for L" / "to read L" / "in synchronize_rcu() for L". */
-static void describe_wait(const struct snap *s, char *desc, size_t cap)
-{
-    rt_lock_describe(live_lock(s->waiting_for, s->waiting_id), s->waiting_for->addr, desc, cap);
-}
-
 static int report_deadlock(const unsigned *cycle, unsigned n, uint64_t now)
 {
     struct rt_report *r = rt_report_begin(RT_KIND_DEADLOCK, snaps[cycle[0]].tid);
@@ -363,7 +338,7 @@ static int report_deadlock(const unsigned *cycle, unsigned n, uint64_t now)
             joins++;
             continue;
         }
-        describe_wait(s, desc, sizeof desc);
+        rt_lock_describe(live_lock(s->waiting_for, s->waiting_id), s->waiting_for->addr, desc, sizeof desc);
         const char *how = s->rcu_wait ? "in a grace-period wait " : s->wait_mode == RT_HOLD_READ ? "to read " : "";
         if (n == 1)
             rt_report_stack(r, s->wait_stack, "%s/%d blocked %lu ms waiting %sfor %s, which it holds itself, at:",
@@ -515,7 +490,7 @@ int rt_watchdog_scan(uint64_t now_ms)
      * long enough finds each of its cycles once, whatever their length. */
     static unsigned *path;
     static unsigned path_cap;
-    if (grow((void **)&path, &path_cap, nsnaps, sizeof *path) < 0)
+    if (rt_grow_array((void **)&path, &path_cap, nsnaps, sizeof *path) < 0)
         return reports;
     for (unsigned i = 0; i < nsnaps; i++) {
         snaps[i].stamp = 0;
