@@ -37,6 +37,8 @@ struct lo_node {
     rt_stack_id init_stack;
     uint32_t visited[STATES];      /* search epochs */
     struct go_node order;          /* its place in the topological order */
+    _Atomic uint8_t doomed;        /* its lock is gone: on the doomed list */
+    struct lo_node *doomed_next;
 };
 
 struct lo_edge {
@@ -70,6 +72,12 @@ static uint32_t epoch;
  * order is on no cycle at all. */
 static struct go_graph order;
 static unsigned long edges_out_of_order;
+/* Nodes of destroyed or freed locks, removed by the next holder of the
+ * graph lock: forgetting a lock never waits for that lock. */
+static struct lo_node *_Atomic doomed_nodes;
+static _Atomic unsigned doomed_count;
+#define DOOMED_DRAIN 256
+static void drain_doomed(void);
 
 int rt_lockorder_chain_known(uint64_t chain)
 {
@@ -574,6 +582,7 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
         rt_spin_unlock(&graph_lock);
         return;
     }
+    drain_doomed();
     struct lo_node *to = get_node(lock, addr);
     /* As lockdep: an edge from the most recent lock held (and from any
      * trylocked ones above it); edges from older held locks follow by
@@ -664,16 +673,38 @@ void rt_lockorder_forget(const struct rt_lock *l)
 {
     if (rt_opt.lock_classes == RT_CLASSES_SITE || !__atomic_load_n(&chains, __ATOMIC_ACQUIRE))
         return;
-    uint64_t key = node_key(l);
-    unsigned b = (unsigned)(rt_hash64(key) & (NODE_BUCKETS - 1));
-    if (!find_node_published(l))
-        return; /* never ordered against another lock: the common case, no lock taken */
-    rt_spin_lock(&graph_lock);
-    for (struct lo_node **p = &node_buckets[b]; *p; p = &(*p)->hash_next) {
-        struct lo_node *n = *p;
-        if (n->key != key)
-            continue;
-        __atomic_store_n(p, n->hash_next, __ATOMIC_RELEASE);
+    struct lo_node *n = find_node_published(l);
+    if (!n)
+        return; /* never ordered against another lock: the common case */
+    uint8_t no = 0;
+    if (!__atomic_compare_exchange_n(&n->doomed, &no, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+        return;
+    struct lo_node *head = __atomic_load_n(&doomed_nodes, __ATOMIC_RELAXED);
+    do
+        n->doomed_next = head;
+    while (!__atomic_compare_exchange_n(&doomed_nodes, &head, n, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+    /* Programs that destroy locks and learn no new order for a long time
+     * still give the memory back. */
+    if (__atomic_add_fetch(&doomed_count, 1, __ATOMIC_RELAXED) >= DOOMED_DRAIN && rt_spin_trylock(&graph_lock)) {
+        drain_doomed();
+        rt_spin_unlock(&graph_lock);
+    }
+}
+
+/* Graph lock held. */
+static void drain_doomed(void)
+{
+    struct lo_node *n = __atomic_exchange_n(&doomed_nodes, NULL, __ATOMIC_ACQUIRE);
+    for (struct lo_node *next; n; n = next) {
+        next = n->doomed_next;
+        __atomic_fetch_sub(&doomed_count, 1, __ATOMIC_RELAXED);
+        unsigned b = (unsigned)(rt_hash64(n->key) & (NODE_BUCKETS - 1));
+        for (struct lo_node **p = &node_buckets[b]; *p; p = &(*p)->hash_next) {
+            if (*p != n)
+                continue;
+            __atomic_store_n(p, n->hash_next, __ATOMIC_RELEASE);
+            break;
+        }
         while (n->out)
             drop_edge(n->out);
         while (n->in)
@@ -681,13 +712,29 @@ void rt_lockorder_forget(const struct rt_lock *l)
         __atomic_store_n(&n->key, 0, __ATOMIC_RELEASE);
         node_count--;
         rt_pool_put(&node_pool, n);
-        break;
     }
+}
+
+static void settle(void)
+{
+    if (!__atomic_load_n(&doomed_nodes, __ATOMIC_ACQUIRE))
+        return;
+    rt_spin_lock(&graph_lock);
+    drain_doomed();
     rt_spin_unlock(&graph_lock);
 }
 
-unsigned long rt_lockorder_nodes(void) { return node_count; }
-unsigned long rt_lockorder_edges(void) { return edge_count; }
+unsigned long rt_lockorder_nodes(void)
+{
+    settle();
+    return node_count;
+}
+
+unsigned long rt_lockorder_edges(void)
+{
+    settle();
+    return edge_count;
+}
 
 void rt_lockorder_after_fork(void)
 {

@@ -126,15 +126,15 @@ struct rt_lock *rt_lock_lookup_slow(struct rt_thread *t, uintptr_t addr, enum rt
 
 void rt_on_lock_init(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type, uintptr_t pc)
 {
-    struct rt_lock *old = rt_locktab_find(addr);
-    if (old) {
-        if (rt_lock_is_held(old))
-            rt_report_destroy_locked(t, old, "re-initializing", pc);
-        rt_lockorder_forget(old);
-        rt_locktab_retire(old);
-    }
     int created;
     struct rt_lock *l = rt_locktab_get(addr, type, &created);
+    if (l && !created) {
+        if (rt_lock_is_held(l))
+            rt_report_destroy_locked(t, l, "re-initializing", pc);
+        rt_lockorder_forget(l);
+        rt_locktab_retire(l);
+        l = rt_locktab_get(addr, type, &created);
+    }
     if (!l)
         return;
     l->type = (uint8_t)type;
@@ -144,6 +144,10 @@ void rt_on_lock_init(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type
     l->init_tid = t->tid;
     l->class_key = pc;
     l->history_known = 1;
+    /* A lock is often taken right after it is made. */
+    unsigned slot = (unsigned)(addr >> 3) & (RT_LOCK_CACHE - 1);
+    t->lock_cache[slot].lock = l;
+    t->lock_cache[slot].id = __atomic_load_n(&l->id, __ATOMIC_RELAXED);
 }
 
 void rt_on_lock_destroy(struct rt_thread *t, uintptr_t addr, uintptr_t pc)

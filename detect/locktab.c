@@ -2,7 +2,6 @@
 #include "freegate.h"
 #include "rt_alloc.h"
 #include "rt_common.h"
-#include <signal.h>
 #include <stdbool.h>
 
 /* Records are hashed by their 256-byte line, so every lock that overlaps a
@@ -14,10 +13,18 @@
 /* Beyond this many lines a range check visits every live record instead. */
 #define MAX_LINE_PROBES 65536
 
+/* Readers never wait and writers never wait for one another (a thread
+ * may be stopped in a signal handler that blocks on a program lock while
+ * it writes): records are inserted with a compare-and-swap on the bucket
+ * head, retired by clearing their address, and unlinked only by a thread
+ * that gets the stripe without waiting. The stripe's count changes with
+ * every unlink, before the record can be reused, so a reader that may
+ * have followed a reused record's link scans again. */
 struct stripe {
-    rt_spin_t lock;
-    _Atomic unsigned seq; /* odd while a writer changes a chain of this stripe */
-    char pad[56];
+    rt_spin_t sweeping;
+    _Atomic unsigned unlinks;
+    _Atomic long live;     /* records of the stripe's buckets (no global count to contend on) */
+    char pad[48];
 };
 
 uint8_t rt_line_filter[RT_FILTER_LINES + 1];
@@ -25,7 +32,9 @@ static struct rt_lock *_Atomic *buckets;
 static struct stripe stripes[STRIPES];
 static struct rt_pool lock_pool = RT_POOL_INIT(struct rt_lock);
 static _Atomic uint64_t next_id = 1;
-static _Atomic long live_count;
+/* Ids are unique, not ordered: threads take them in blocks. */
+#define ID_BLOCK 256
+static __thread uint64_t ids_next, ids_end __attribute__((tls_model("initial-exec")));
 static rt_spin_t init_lock = RT_SPIN_INIT;
 
 static inline unsigned bucket_of_line(uintptr_t line)
@@ -71,25 +80,22 @@ uint32_t rt_lock_type_size(enum rt_lock_type t)
     }
 }
 
+static struct rt_lock *scan_from(struct rt_lock *l, struct rt_lock *stop, uintptr_t addr)
+{
+    for (unsigned steps = 0; l && l != stop && steps < 100000; l = __atomic_load_n(&l->next, __ATOMIC_ACQUIRE), steps++)
+        if (__atomic_load_n(&l->addr, __ATOMIC_ACQUIRE) == addr)
+            return l;
+    return NULL;
+}
+
 static struct rt_lock *scan(unsigned b, uintptr_t addr)
 {
     struct stripe *s = stripe_of(b);
     for (;;) {
-        unsigned seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
-        if (seq & 1) {
-            __builtin_ia32_pause();
-            continue;
-        }
-        struct rt_lock *found = NULL;
-        unsigned steps = 0;
-        for (struct rt_lock *l = __atomic_load_n(&buckets[b], __ATOMIC_ACQUIRE); l && steps < 100000;
-             l = __atomic_load_n(&l->next, __ATOMIC_ACQUIRE), steps++) {
-            if (__atomic_load_n(&l->addr, __ATOMIC_ACQUIRE) == addr) {
-                found = l;
-                break;
-            }
-        }
-        if (__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) == seq)
+        unsigned seen = __atomic_load_n(&s->unlinks, __ATOMIC_ACQUIRE);
+        struct rt_lock *found = scan_from(__atomic_load_n(&buckets[b], __ATOMIC_ACQUIRE), NULL, addr);
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        if (found || __atomic_load_n(&s->unlinks, __ATOMIC_RELAXED) == seen)
             return found;
     }
 }
@@ -101,35 +107,40 @@ struct rt_lock *rt_locktab_find(uintptr_t addr)
     return scan(bucket_of(addr), addr);
 }
 
-/* A writer holds its stripe with signals blocked: readers of the stripe
- * wait for it, and a signal handler run in between could block on a
- * program lock that one of those readers holds while it waits (seen in
- * stress/signal-storm: a handler's lock call took a mutex in place, then
- * spun on a stripe whose writer's own handler waited for that mutex). */
-static void stripe_lock(struct stripe *s, sigset_t *old)
+/* Unlinks the bucket's retired records, if the stripe is free at once:
+ * the next writer of the stripe finds what is left. An unlinked record's
+ * own link is left alone until the count has changed: a reader standing
+ * on it still reaches the rest of the chain, or knows to scan again. */
+#define SWEEP_MAX 32
+static void sweep(unsigned b)
 {
-    sigset_t all;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, old);
-    rt_spin_lock(&s->lock);
-}
-
-static void stripe_unlock(struct stripe *s, const sigset_t *old)
-{
-    rt_spin_unlock(&s->lock);
-    pthread_sigmask(SIG_SETMASK, old, NULL);
-}
-
-static void write_begin(struct stripe *s, sigset_t *old)
-{
-    stripe_lock(s, old);
-    __atomic_fetch_add(&s->seq, 1, __ATOMIC_ACQ_REL);
-}
-
-static void write_end(struct stripe *s, const sigset_t *old)
-{
-    __atomic_fetch_add(&s->seq, 1, __ATOMIC_RELEASE);
-    stripe_unlock(s, old);
+    struct stripe *s = stripe_of(b);
+    if (!rt_spin_trylock(&s->sweeping))
+        return;
+    struct rt_lock *dead[SWEEP_MAX];
+    unsigned ndead = 0;
+    struct rt_lock *_Atomic *pp = &buckets[b];
+    struct rt_lock *l;
+    while (ndead < SWEEP_MAX && (l = __atomic_load_n(pp, __ATOMIC_ACQUIRE)) != NULL) {
+        if (__atomic_load_n(&l->addr, __ATOMIC_ACQUIRE) != 0) {
+            pp = &l->next;
+            continue;
+        }
+        struct rt_lock *after = __atomic_load_n(&l->next, __ATOMIC_ACQUIRE);
+        /* Inserts change only the head: elsewhere a plain store is enough. */
+        if (pp == &buckets[b]) {
+            if (!__atomic_compare_exchange_n(pp, &l, after, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+                continue; /* a new head: look again from it */
+        } else {
+            __atomic_store_n(pp, after, __ATOMIC_RELEASE);
+        }
+        dead[ndead++] = l;
+    }
+    if (ndead)
+        __atomic_fetch_add(&s->unlinks, 1, __ATOMIC_RELEASE);
+    rt_spin_unlock(&s->sweeping);
+    for (unsigned i = 0; i < ndead; i++)
+        rt_pool_put(&lock_pool, dead[i]);
 }
 
 struct rt_lock *rt_locktab_get(uintptr_t addr, enum rt_lock_type type, int *created)
@@ -138,7 +149,11 @@ struct rt_lock *rt_locktab_get(uintptr_t addr, enum rt_lock_type type, int *crea
     if (!ensure_table() || addr == 0)
         return NULL;
     unsigned b = bucket_of(addr);
-    struct rt_lock *l = scan(b, addr);
+    struct stripe *s = stripe_of(b);
+    /* A scan that may have been misled by an unlink is checked at the end. */
+    unsigned seen = __atomic_load_n(&s->unlinks, __ATOMIC_ACQUIRE);
+    struct rt_lock *head = __atomic_load_n(&buckets[b], __ATOMIC_ACQUIRE);
+    struct rt_lock *l = scan_from(head, NULL, addr);
     if (l)
         return l;
     struct rt_lock *fresh = rt_pool_get(&lock_pool);
@@ -146,31 +161,39 @@ struct rt_lock *rt_locktab_get(uintptr_t addr, enum rt_lock_type type, int *crea
         rt_out_of_memory("lock records");
         return NULL;
     }
-    struct stripe *s = stripe_of(b);
-    sigset_t old;
-    stripe_lock(s, &old);
-    /* Re-check under the lock: another thread may have created it. */
-    for (l = buckets[b]; l; l = l->next)
-        if (l->addr == addr)
-            break;
-    if (l) {
-        stripe_unlock(s, &old);
-        rt_pool_put(&lock_pool, fresh);
-        return l;
-    }
-    __atomic_fetch_add(&s->seq, 1, __ATOMIC_ACQ_REL);
     fresh->type = (uint8_t)type;
     fresh->size = rt_lock_type_size(type);
-    __atomic_store_n(&fresh->id, __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
-    __atomic_store_n(&fresh->next, buckets[b], __ATOMIC_RELAXED);
-    __atomic_store_n(&fresh->addr, addr, __ATOMIC_RELEASE);
+    __atomic_store_n(&fresh->id, rt_locktab_new_id(), __ATOMIC_RELAXED);
+    __atomic_store_n(&fresh->addr, addr, __ATOMIC_RELAXED);
     /* The filter bit is set before the record is visible: a free() that
      * finds the bit clear cannot race with a lock it should have seen. */
     rt_filter_set(rt_line_filter, addr);
     rt_free_checks_add(RT_FREE_LOCKS);
-    __atomic_store_n(&buckets[b], fresh, __ATOMIC_RELEASE);
-    __atomic_fetch_add(&live_count, 1, __ATOMIC_RELAXED);
-    write_end(s, &old);
+    for (struct rt_lock *checked = head;; checked = head) {
+        __atomic_store_n(&fresh->next, head, __ATOMIC_RELAXED);
+        if (__atomic_compare_exchange_n(&buckets[b], &head, fresh, false, __ATOMIC_RELEASE, __ATOMIC_ACQUIRE))
+            break;
+        /* Records made since: another thread may have made this one. */
+        if ((l = scan_from(head, checked, addr)) != NULL) {
+            rt_pool_put(&lock_pool, fresh);
+            return l;
+        }
+    }
+    /* An unlink during the scans (a record reused elsewhere, a reused head
+     * put back in place) may have hidden a record made meanwhile below
+     * ours: then the older one stays. */
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    for (unsigned now; (now = __atomic_load_n(&s->unlinks, __ATOMIC_ACQUIRE)) != seen;) {
+        seen = now;
+        l = scan_from(__atomic_load_n(&fresh->next, __ATOMIC_ACQUIRE), NULL, addr);
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        if (l) {
+            __atomic_store_n(&fresh->addr, 0, __ATOMIC_RELEASE);
+            sweep(b);
+            return l;
+        }
+    }
+    __atomic_fetch_add(&s->live, 1, __ATOMIC_RELAXED);
     *created = 1;
     return fresh;
 }
@@ -178,59 +201,58 @@ struct rt_lock *rt_locktab_get(uintptr_t addr, enum rt_lock_type type, int *crea
 void rt_locktab_retire(struct rt_lock *lock)
 {
     uintptr_t addr = __atomic_load_n(&lock->addr, __ATOMIC_ACQUIRE);
-    if (addr == 0)
+    if (addr == 0 || !__atomic_compare_exchange_n(&lock->addr, &addr, 0, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
         return;
     unsigned b = bucket_of(addr);
-    struct stripe *s = stripe_of(b);
-    sigset_t old;
-    write_begin(s, &old);
-    int unlinked = 0;
-    for (struct rt_lock *_Atomic *pp = &buckets[b]; *pp; pp = &(*pp)->next) {
-        if (*pp == lock) {
-            __atomic_store_n(pp, lock->next, __ATOMIC_RELEASE);
-            __atomic_store_n(&lock->addr, 0, __ATOMIC_RELEASE);
-            unlinked = 1;
-            break;
-        }
-    }
-    write_end(s, &old);
-    if (unlinked) {
-        __atomic_fetch_sub(&live_count, 1, __ATOMIC_RELAXED);
-        rt_pool_put(&lock_pool, lock);
-    }
+    __atomic_fetch_sub(&stripe_of(b)->live, 1, __ATOMIC_RELAXED);
+    sweep(b);
 }
 
 uint64_t rt_locktab_new_id(void)
 {
-    return __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED);
+    if (unlikely(ids_next == ids_end)) {
+        ids_next = __atomic_fetch_add(&next_id, ID_BLOCK, __ATOMIC_RELAXED);
+        ids_end = ids_next + ID_BLOCK;
+    }
+    return ids_next++;
 }
 
 long rt_locktab_live(void)
 {
-    return __atomic_load_n(&live_count, __ATOMIC_RELAXED);
+    long n = 0;
+    for (unsigned i = 0; i < STRIPES; i++)
+        n += __atomic_load_n(&stripes[i].live, __ATOMIC_RELAXED);
+    return n;
 }
 
 /* Collects matches first and visits them after the scan, so the callback
- * may retire records (which rewrites chains) without confusing the walk. */
-static unsigned visit_bucket(uintptr_t line, uintptr_t start, uintptr_t end, rt_lock_visit_fn fn, void *arg)
+ * may retire records without confusing the walk. */
+static unsigned collect(unsigned b, uintptr_t line, uintptr_t start, uintptr_t end, struct rt_lock **hits, unsigned max)
 {
-    unsigned b = bucket_of_line(line);
+    struct stripe *s = stripe_of(b);
+    for (;;) {
+        unsigned seen = __atomic_load_n(&s->unlinks, __ATOMIC_ACQUIRE), n = 0, steps = 0;
+        for (struct rt_lock *l = __atomic_load_n(&buckets[b], __ATOMIC_ACQUIRE); l && n < max && steps < 100000;
+             l = __atomic_load_n(&l->next, __ATOMIC_ACQUIRE), steps++) {
+            uintptr_t a = __atomic_load_n(&l->addr, __ATOMIC_ACQUIRE);
+            /* Other lines share buckets: each record is visited for its own line only. */
+            if (a && (line == UINTPTR_MAX || a >> LINE_SHIFT == line) && a < end && a + l->size > start)
+                hits[n++] = l;
+        }
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        if (__atomic_load_n(&s->unlinks, __ATOMIC_RELAXED) == seen)
+            return n;
+    }
+}
+
+static unsigned visit_bucket(unsigned b, uintptr_t line, uintptr_t start, uintptr_t end, rt_lock_visit_fn fn, void *arg)
+{
     struct rt_lock *hits[64];
     unsigned nhits, total = 0;
-    struct stripe *s = stripe_of(b);
     if (!__atomic_load_n(&buckets[b], __ATOMIC_ACQUIRE))
         return 0;
     do {
-        nhits = 0;
-        sigset_t old;
-        stripe_lock(s, &old);
-        for (struct rt_lock *l = buckets[b]; l && nhits < RT_ARRAY_SIZE(hits); l = l->next) {
-            uintptr_t a = l->addr;
-            /* Other lines share buckets: each record is visited for its own line only. */
-            if (a >> LINE_SHIFT == line && a < end && a + l->size > start)
-                hits[nhits++] = l;
-        }
-        stripe_unlock(s, &old);
+        nhits = collect(b, line, start, end, hits, RT_ARRAY_SIZE(hits));
         for (unsigned i = 0; i < nhits; i++)
             fn(hits[i], arg);
         total += nhits;
@@ -239,32 +261,9 @@ static unsigned visit_bucket(uintptr_t line, uintptr_t start, uintptr_t end, rt_
     return total;
 }
 
-/* For huge ranges: every live record, bucket by bucket. */
-static unsigned visit_all(uintptr_t start, uintptr_t end, rt_lock_visit_fn fn, void *arg)
-{
-    unsigned total = 0;
-    for (unsigned b = 0; b < BUCKETS; b++) {
-        struct rt_lock *hits[64];
-        unsigned nhits = 0;
-        if (!__atomic_load_n(&buckets[b], __ATOMIC_ACQUIRE))
-            continue;
-        struct stripe *s = stripe_of(b);
-        sigset_t old;
-        stripe_lock(s, &old);
-        for (struct rt_lock *l = buckets[b]; l && nhits < RT_ARRAY_SIZE(hits); l = l->next)
-            if (l->addr < end && l->addr + l->size > start)
-                hits[nhits++] = l;
-        stripe_unlock(s, &old);
-        for (unsigned i = 0; i < nhits; i++)
-            fn(hits[i], arg);
-        total += nhits;
-    }
-    return total;
-}
-
 unsigned rt_locktab_for_range(uintptr_t start, size_t len, rt_lock_visit_fn fn, void *arg)
 {
-    if (!buckets || len == 0 || rt_locktab_live() == 0)
+    if (!buckets || len == 0)
         return 0;
     uintptr_t end = start + len;
     /* A lock that starts before the range may reach into it. */
@@ -273,10 +272,12 @@ unsigned rt_locktab_for_range(uintptr_t start, size_t len, rt_lock_visit_fn fn, 
     if (last - first < MAX_LINE_PROBES) {
         for (uintptr_t line = first; line <= last; line++) {
             if (rt_filter_test(rt_line_filter, line))
-                total += visit_bucket(line, start, end, fn, arg);
+                total += visit_bucket(bucket_of_line(line), line, start, end, fn, arg);
         }
     } else {
-        total += visit_all(start, end, fn, arg);
+        /* For huge ranges: every live record, bucket by bucket. */
+        for (unsigned b = 0; b < BUCKETS; b++)
+            total += visit_bucket(b, UINTPTR_MAX, start, end, fn, arg);
     }
     return total;
 }
@@ -284,8 +285,7 @@ unsigned rt_locktab_for_range(uintptr_t start, size_t len, rt_lock_visit_fn fn, 
 void rt_locktab_after_fork(void)
 {
     for (unsigned i = 0; i < STRIPES; i++) {
-        rt_spin_reinit(&stripes[i].lock);
-        __atomic_store_n(&stripes[i].seq, 0, __ATOMIC_RELAXED);
+        rt_spin_reinit(&stripes[i].sweeping);
     }
     rt_spin_reinit(&init_lock);
     rt_spin_reinit(&lock_pool.lock);

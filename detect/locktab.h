@@ -48,7 +48,7 @@ struct rt_lock *rt_locktab_find(uintptr_t addr);
 struct rt_lock *rt_locktab_get(uintptr_t addr, enum rt_lock_type type, int *created);
 /* Retires the record: removes it from the table; its id is never seen again. */
 void rt_locktab_retire(struct rt_lock *lock);
-/* Number of live records: 0 lets free() skip all checks. */
+/* Number of live records (a sum over the table: for tests and statistics). */
 long rt_locktab_live(void);
 /* A fresh, never used lock id: gives a record a new identity, which makes
  * every held-lock entry that names the old one stale (rt_held_live). */

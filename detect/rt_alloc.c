@@ -51,16 +51,72 @@ int rt_grow_array(void **arr, unsigned *cap, unsigned need, size_t size)
 
 struct pool_node { struct pool_node *next; };
 
-/* The freelist is guarded by a spinlock rather than a lock-free stack to
- * stay clear of ABA; pools are only touched on slow paths. */
+#define POOL_SLOTS 16
+#define POOL_BATCH 32 /* objects moved between a thread and its pool at once */
+static struct rt_pool *_Atomic pool_of_slot[POOL_SLOTS];
+static _Atomic unsigned pool_slots_used;
+static __thread struct pool_cache {
+    struct pool_node *head;
+    unsigned count;
+} pool_caches[POOL_SLOTS] __attribute__((tls_model("initial-exec")));
+
+static struct pool_cache *cache_of(struct rt_pool *pool)
+{
+    unsigned slot = __atomic_load_n(&pool->slot, __ATOMIC_ACQUIRE);
+    if (unlikely(slot == 0)) {
+        rt_spin_lock(&pool->lock);
+        slot = pool->slot;
+        if (slot == 0) {
+            unsigned i = __atomic_fetch_add(&pool_slots_used, 1, __ATOMIC_RELAXED);
+            if (i < POOL_SLOTS) {
+                __atomic_store_n(&pool_of_slot[i], pool, __ATOMIC_RELEASE);
+                slot = i + 1;
+            } else {
+                slot = RT_POOL_SHARED; /* more pools than slots */
+            }
+            __atomic_store_n(&pool->slot, slot, __ATOMIC_RELEASE);
+        }
+        rt_spin_unlock(&pool->lock);
+    }
+    return slot <= POOL_SLOTS ? &pool_caches[slot - 1] : NULL;
+}
+
+/* Moves up to n objects from the shared list to the cache. */
+static void refill(struct rt_pool *pool, struct pool_cache *c, unsigned n)
+{
+    rt_spin_lock(&pool->lock);
+    struct pool_node *first = pool->freelist, *last = NULL;
+    unsigned taken = 0;
+    for (struct pool_node *p = first; p && taken < n; p = p->next) {
+        last = p;
+        taken++;
+    }
+    if (last) {
+        pool->freelist = last->next;
+        last->next = c->head;
+        c->head = first;
+        c->count += taken;
+    }
+    rt_spin_unlock(&pool->lock);
+}
+
 void *rt_pool_get(struct rt_pool *pool)
 {
-    rt_spin_t *l = &pool->lock;
-    rt_spin_lock(l);
-    struct pool_node *n = pool->freelist;
-    if (n)
-        pool->freelist = n->next;
-    rt_spin_unlock(l);
+    struct pool_cache *c = cache_of(pool);
+    struct pool_node *n = NULL;
+    if (c) {
+        if (!c->head)
+            refill(pool, c, POOL_BATCH);
+        if ((n = c->head) != NULL) {
+            c->head = n->next;
+            c->count--;
+        }
+    } else {
+        rt_spin_lock(&pool->lock);
+        if ((n = pool->freelist) != NULL)
+            pool->freelist = n->next;
+        rt_spin_unlock(&pool->lock);
+    }
     if (n) {
         memset(n, 0, pool->objsize);
         return n;
@@ -68,14 +124,50 @@ void *rt_pool_get(struct rt_pool *pool)
     return rt_zalloc(pool->objsize);
 }
 
+/* Gives the cache's first n objects back to the shared list. */
+static void spill(struct rt_pool *pool, struct pool_cache *c, unsigned n)
+{
+    struct pool_node *first = c->head, *last = first;
+    if (!first)
+        return;
+    unsigned moved = 1;
+    while (moved < n && last->next) {
+        last = last->next;
+        moved++;
+    }
+    c->head = last->next;
+    c->count -= moved;
+    rt_spin_lock(&pool->lock);
+    last->next = pool->freelist;
+    pool->freelist = first;
+    rt_spin_unlock(&pool->lock);
+}
+
 void rt_pool_put(struct rt_pool *pool, void *obj)
 {
-    rt_spin_t *l = &pool->lock;
+    struct pool_cache *c = cache_of(pool);
     struct pool_node *n = obj;
-    rt_spin_lock(l);
+    if (c) {
+        n->next = c->head;
+        c->head = n;
+        if (++c->count > 2 * POOL_BATCH)
+            spill(pool, c, POOL_BATCH);
+        return;
+    }
+    rt_spin_lock(&pool->lock);
     n->next = pool->freelist;
     pool->freelist = n;
-    rt_spin_unlock(l);
+    rt_spin_unlock(&pool->lock);
+}
+
+void rt_pool_thread_flush(void)
+{
+    unsigned used = __atomic_load_n(&pool_slots_used, __ATOMIC_ACQUIRE);
+    for (unsigned i = 0; i < used && i < POOL_SLOTS; i++) {
+        struct rt_pool *pool = __atomic_load_n(&pool_of_slot[i], __ATOMIC_ACQUIRE);
+        if (pool && pool_caches[i].count)
+            spill(pool, &pool_caches[i], pool_caches[i].count);
+    }
 }
 
 void rt_out_of_memory(const char *what)

@@ -6,14 +6,16 @@
 #include <rtdd/rcu.h>
 #include <rtdd/rculist.h>
 
-static struct rt_pool thread_pool = RT_POOL_INIT(struct rt_thread);
+/* Records come back from the RCU worker: kept by no thread, so the next
+ * thread reuses them. */
+static struct rt_pool thread_pool = RT_POOL_INIT_SHARED(struct rt_thread);
 static rt_spin_t registry_lock = RT_SPIN_INIT; /* writers only: walkers use RCU */
 static RCU_LIST_HEAD(registry);
 
 /* Held arrays beyond the inline one, by size class: class c holds
  * RT_HELD_INLINE << (c + 1) entries. */
 #define HELD_CLASSES 20
-#define HELD_POOL(c) { (size_t)(RT_HELD_INLINE << ((c) + 1)) * sizeof(struct rt_held), NULL, RT_SPIN_INIT }
+#define HELD_POOL(c) { (size_t)(RT_HELD_INLINE << ((c) + 1)) * sizeof(struct rt_held), NULL, RT_SPIN_INIT, RT_POOL_SHARED }
 static struct rt_pool held_pools[HELD_CLASSES] = {
     HELD_POOL(0),  HELD_POOL(1),  HELD_POOL(2),  HELD_POOL(3),  HELD_POOL(4),  HELD_POOL(5),  HELD_POOL(6),
     HELD_POOL(7),  HELD_POOL(8),  HELD_POOL(9),  HELD_POOL(10), HELD_POOL(11), HELD_POOL(12), HELD_POOL(13),
@@ -26,7 +28,7 @@ struct rt_held_retired {
     struct rt_held *array;
     unsigned cap;
 };
-static struct rt_pool retired_pool = RT_POOL_INIT(struct rt_held_retired);
+static struct rt_pool retired_pool = RT_POOL_INIT_SHARED(struct rt_held_retired);
 
 static int held_class(unsigned cap)
 {

@@ -99,6 +99,7 @@ static void thread_exit(void *arg)
     rti_guard++;
     rt_thread_free(t);
     rt_thread_walker_exit();
+    rt_pool_thread_flush();
     rti_guard--;
 }
 

@@ -1,5 +1,6 @@
 /* munmap ends the life of every lock in the range, like free. */
 #include "interpose.h"
+#include "freegate.h"
 #include <errno.h>
 #include <sys/mman.h>
 
@@ -7,7 +8,8 @@ RTI_EXPORT int munmap(void *addr, size_t len)
 {
     if (unlikely(!rti_resolved()))
         return -1;
-    if (rt_locktab_live() && rt_locktab_may_overlap((uintptr_t)addr, len)) {
+    if ((__atomic_load_n(&rt_free_checks, __ATOMIC_RELAXED) & RT_FREE_LOCKS) &&
+        rt_locktab_may_overlap((uintptr_t)addr, len)) {
         struct rt_thread *t = rti_enter();
         if (t) {
             int saved = errno;

@@ -12,7 +12,13 @@
  *   malloc_free_64    malloc(64)+free
  *   free_heavy_1000   malloc+free of 16..1008 bytes while 1,000 heap mutexes are held
  *   graph             lock-order graph build: for i < ITERATIONS lock m[i] then m[i+1]
- *                     (one op = one new lock and one new edge; no warm-up) */
+ *                     (one op = one new lock and one new edge; no warm-up)
+ *   create_destroy    the shape of ThreadSanitizer's deadlock stress Test14: 4 threads
+ *                     each make and destroy 10 padded mutexes per step, never locked
+ *   random_rwlocks    the shape of ThreadSanitizer's real_deadlock_detector_stress_test:
+ *                     4 threads, 16K rwlocks made on first use and destroyed at random,
+ *                     up to 10 held, always taken in increasing order (read, write,
+ *                     or tried), released in random order (one op = one step) */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -80,6 +86,148 @@ static void two_threads(void *(*fn)(void *), long n)
             abort();
     for (int i = 0; i < 2; i++)
         pthread_join(t[i], NULL);
+}
+
+static void four_threads(void *(*fn)(void *), long n)
+{
+    pthread_t t[4];
+    for (long i = 0; i < 4; i++)
+        if (pthread_create(&t[i], NULL, fn, (void *)(n / 4 * 16 + i)))
+            abort();
+    for (int i = 0; i < 4; i++)
+        pthread_join(t[i], NULL);
+}
+
+/* Locks as members of short-lived objects: made and destroyed, unused. */
+struct padded_mutex {
+    pthread_mutex_t m;
+    char pad[64 - sizeof(pthread_mutex_t)];
+};
+
+static void *create_destroy_thread(void *arg)
+{
+    long n = (long)arg / 16;
+    struct padded_mutex m[10];
+    for (long i = 0; i < n; i++) {
+        for (int j = 0; j < 10; j++)
+            if (pthread_mutex_init(&m[j].m, NULL))
+                abort();
+        BARRIER();
+        for (int j = 0; j < 10; j++)
+            if (pthread_mutex_destroy(&m[j].m))
+                abort();
+    }
+    return NULL;
+}
+
+static void create_destroy(long n) { four_threads(create_destroy_thread, n); }
+
+/* Many rwlocks that come and go while threads nest them: a slot's state is
+ * a reference count, NOT_MADE, or BUSY while one thread makes or destroys
+ * its lock; threads lock in increasing slot order, so there is no cycle. */
+#define RW_SLOTS (16 << 10)
+#define RW_MAX_HELD 10
+enum { SLOT_NOT_MADE = -1, SLOT_BUSY = -2 };
+static struct rw_slot {
+    int state; /* atomic builtins only: clang refuses them on _Atomic */
+    pthread_rwlock_t lock;
+} rw_slots[RW_SLOTS];
+
+static unsigned next_rand(unsigned *s)
+{
+    *s = *s * 1103515245u + 12345u;
+    return *s >> 8;
+}
+
+/* Takes a reference on the slot, making its lock if there is none. */
+static void slot_get(struct rw_slot *sl)
+{
+    for (;;) {
+        int old = __atomic_load_n(&sl->state, __ATOMIC_ACQUIRE);
+        if (old == SLOT_BUSY) {
+            sched_yield();
+            continue;
+        }
+        int want = old == SLOT_NOT_MADE ? SLOT_BUSY : old + 1;
+        if (!__atomic_compare_exchange_n(&sl->state, &old, want, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            continue;
+        if (want == SLOT_BUSY) {
+            if (pthread_rwlock_init(&sl->lock, NULL))
+                abort();
+            __atomic_store_n(&sl->state, 1, __ATOMIC_RELEASE);
+        }
+        return;
+    }
+}
+
+static void slot_put(struct rw_slot *sl)
+{
+    if (__atomic_fetch_sub(&sl->state, 1, __ATOMIC_ACQ_REL) <= 0)
+        abort();
+}
+
+static void *random_rwlocks_thread(void *arg)
+{
+    long n = (long)arg / 16;
+    unsigned seed = 2654435761u * (unsigned)((long)arg % 16 + 1);
+    int held[RW_MAX_HELD], nheld = 0;
+    for (long i = 0; i < n; i++) {
+        unsigned what = next_rand(&seed) % 10;
+        if (what < 4 && nheld < RW_MAX_HELD) {
+            int top = -1;
+            for (int k = 0; k < nheld; k++)
+                if (held[k] > top)
+                    top = held[k];
+            if (top == RW_SLOTS - 1)
+                continue;
+            int id = top + 1 + (int)(next_rand(&seed) % (unsigned)(RW_SLOTS - top - 1));
+            struct rw_slot *sl = &rw_slots[id];
+            slot_get(sl);
+            int busy = 0;
+            switch (next_rand(&seed) % 4) {
+            case 0: busy = pthread_rwlock_wrlock(&sl->lock); break;
+            case 1: busy = pthread_rwlock_rdlock(&sl->lock); break;
+            case 2: busy = pthread_rwlock_trywrlock(&sl->lock); break;
+            default: busy = pthread_rwlock_tryrdlock(&sl->lock); break;
+            }
+            if (busy) {
+                slot_put(sl);
+                continue;
+            }
+            held[nheld++] = id;
+        } else if (what < 9 && nheld > 0) {
+            int k = (int)(next_rand(&seed) % (unsigned)nheld);
+            struct rw_slot *sl = &rw_slots[held[k]];
+            held[k] = held[--nheld];
+            if (pthread_rwlock_unlock(&sl->lock))
+                abort();
+            slot_put(sl);
+        } else {
+            struct rw_slot *sl = &rw_slots[next_rand(&seed) % RW_SLOTS];
+            int made = 0;
+            if (!__atomic_compare_exchange_n(&sl->state, &made, SLOT_BUSY, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+                continue; /* in use, or never made */
+            if (pthread_rwlock_destroy(&sl->lock))
+                abort();
+            __atomic_store_n(&sl->state, SLOT_NOT_MADE, __ATOMIC_RELEASE);
+        }
+    }
+    while (nheld > 0) {
+        struct rw_slot *sl = &rw_slots[held[--nheld]];
+        if (pthread_rwlock_unlock(&sl->lock))
+            abort();
+        slot_put(sl);
+    }
+    return NULL;
+}
+
+static void random_rwlocks(long n)
+{
+    static int ready;
+    if (!ready++)
+        for (int i = 0; i < RW_SLOTS; i++)
+            rw_slots[i].state = SLOT_NOT_MADE;
+    four_threads(random_rwlocks_thread, n);
 }
 
 /* A clean stress of a few hundred locks: each step nests three of 300
@@ -256,6 +404,8 @@ static const struct { const char *name; void (*run)(long); } workloads[] = {
     { "nested3", nested3 },
     { "many_locks", many_locks },
     { "lock_churn", lock_churn },
+    { "create_destroy", create_destroy },
+    { "random_rwlocks", random_rwlocks },
     { "rwlock_read", rwlock_read },
     { "spin_pair", spin_pair },
     { "malloc_free_64", malloc_free_64 },

@@ -128,6 +128,65 @@ START_TEST(concurrent_inserts_find_one_record)
 }
 END_TEST
 
+/* Threads make, find and retire records of the same few lines at once (so
+ * inserts race with unlinks in the same buckets, and records are reused).
+ * Each thread owns every fourth address, interleaved with the others', so
+ * what it sees of its own is exact: the record it made until it retires
+ * it, none after. At the end each address has one record at most. */
+#define CHURN_ADDRS 48
+static char churn_area[CHURN_ADDRS * 16] __attribute__((aligned(256)));
+static _Atomic int churn_wrong;
+
+static void *make_find_retire(void *arg)
+{
+    unsigned owner = (unsigned)(uintptr_t)arg, seed = owner * 7919u + 1;
+    struct rt_lock *mine[CHURN_ADDRS] = { 0 };
+    for (int i = 0; i < 200000; i++) {
+        seed = seed * 1103515245u + 12345u;
+        unsigned k = ((seed >> 8) % (CHURN_ADDRS / 4)) * 4 + owner;
+        uintptr_t addr = (uintptr_t)churn_area + k * 16;
+        int created;
+        struct rt_lock *l = rt_locktab_get(addr, RT_LOCK_SPIN, &created);
+        if (!l || l->addr != addr || created != (mine[k] == NULL) || (mine[k] && l != mine[k]))
+            churn_wrong = 1;
+        mine[k] = l;
+        if (rt_locktab_find(addr) != l)
+            churn_wrong = 2;
+        if ((seed >> 20) % 3 == 0) {
+            rt_locktab_retire(l);
+            mine[k] = NULL;
+            if (rt_locktab_find(addr) != NULL)
+                churn_wrong = 3;
+        }
+    }
+    return NULL;
+}
+
+START_TEST(concurrent_make_and_retire_stay_consistent)
+{
+    long live = rt_locktab_live();
+    pthread_t t[4];
+    for (long i = 0; i < 4; i++)
+        pthread_create(&t[i], NULL, make_find_retire, (void *)i);
+    for (int i = 0; i < 4; i++)
+        pthread_join(t[i], NULL);
+    ck_assert_int_eq(churn_wrong, 0);
+    int n = 0, found = 0;
+    /* Every line of the area is probed, as free() of it would. */
+    rt_locktab_for_range((uintptr_t)churn_area, sizeof churn_area, count_visit, &n);
+    for (int i = 0; i < CHURN_ADDRS; i++)
+        found += rt_locktab_find((uintptr_t)churn_area + (size_t)i * 16) != NULL;
+    ck_assert_int_eq(n, found); /* no address has two records */
+    ck_assert_int_eq(rt_locktab_live(), live + found);
+    for (int i = 0; i < CHURN_ADDRS; i++) {
+        struct rt_lock *l = rt_locktab_find((uintptr_t)churn_area + (size_t)i * 16);
+        if (l)
+            rt_locktab_retire(l);
+    }
+    ck_assert_int_eq(rt_locktab_live(), live);
+}
+END_TEST
+
 START_TEST(depot_hash_conses)
 {
     uintptr_t a[] = { 0x1000, 0x2000, 0x3000 }, b[] = { 0x1000, 0x2000, 0x3001 };
@@ -204,6 +263,7 @@ Suite *locktab_suite(void)
     tcase_add_test(tc, line_filter_never_misses_a_lock);
     tcase_add_test(tc, line_filter_wraps_without_missing);
     tcase_add_test(tc, concurrent_inserts_find_one_record);
+    tcase_add_test(tc, concurrent_make_and_retire_stay_consistent);
     suite_add_tcase(s, tc);
     return s;
 }
