@@ -185,7 +185,8 @@ struct rt_lock *rt_locktab_get(uintptr_t addr, enum rt_lock_type type, int *crea
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     for (unsigned now; (now = __atomic_load_n(&s->unlinks, __ATOMIC_ACQUIRE)) != seen;) {
         seen = now;
-        l = scan_from(__atomic_load_n(&fresh->next, __ATOMIC_ACQUIRE), NULL, addr);
+        /* A record reused above ours may lead back to ours: stop there. */
+        l = scan_from(__atomic_load_n(&fresh->next, __ATOMIC_ACQUIRE), fresh, addr);
         __atomic_thread_fence(__ATOMIC_ACQUIRE);
         if (l) {
             __atomic_store_n(&fresh->addr, 0, __ATOMIC_RELEASE);
