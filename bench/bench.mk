@@ -31,7 +31,7 @@ $(REAL_GEN): bench/real/gen.c
 
 BENCH_DEPS := cmd:xz:xz-utils cmd:zstd:zstd cmd:pigz:pigz cmd:sqlite3:sqlite3 cmd:taskset:util-linux \
               cmd:memcached:memcached cmd:memcslap:libmemcached-tools cmd:redis-server:redis-server \
-              cmd:redis-benchmark:redis-tools
+              cmd:redis-benchmark:redis-tools cmd:knotd:knot cmd:kdig:knot-dnsutils cmd:dnsperf:dnsperf
 .PHONY: bench-deps
 bench-deps:
 	@./deps.sh "make bench" $(BENCH_DEPS)

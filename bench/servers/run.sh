@@ -2,7 +2,8 @@
 # Real servers from Debian packages under their own load generators, native
 # and under rtdd, interleaved round by round: memcached (4 worker threads)
 # under memcslap set then get, redis-server with I/O threads under
-# redis-benchmark set+get. Measured per run: the load's wall time, the
+# redis-benchmark set+get, knotd (2 UDP workers) serving a generated zone
+# under dnsperf. Measured per run: the load's wall time, the
 # server's CPU time (user + system, from /proc at the end of the load) and
 # its peak RSS (VmHWM); ratios pair by pair (rtdd / native of the same
 # round), medians.
@@ -13,14 +14,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../micro/common.sh"
 rtdd=${RTDD:-build/bin/rtdd}
 quick=${QUICK:-0}
-if [ "$quick" = 1 ]; then rounds=${ROUNDS:-2}; mc_n=5000; rd_n=20000; else rounds=${ROUNDS:-5}; mc_n=20000; rd_n=100000; fi
+if [ "$quick" = 1 ]; then rounds=${ROUNDS:-2}; mc_n=5000; rd_n=20000; kn_n=50; else rounds=${ROUNDS:-5}; mc_n=20000; rd_n=100000; kn_n=300; fi
 tmp=$(mktemp -d); logs=$tmp
 trap 'rm -rf "$tmp"; [ -n "${srv_pid:-}" ] && kill "$srv_pid" 2>/dev/null' EXIT
 hz=$(getconf CLK_TCK)
+queries=$tmp/dns-queries # 1,000 names of knotd.sh's zone; dnsperf sends them kn_n times
+for i in $(seq 0 999); do echo "host$i.example.com A"; done >"$queries"
 
-# name | server command (PORT) | load command (PORT) | readiness probe (PORT) | packages
-servers="memcached -t 4|memcached -u root -l 127.0.0.1 -p PORT -t 4 -U 0 -m 256|memcslap --servers=127.0.0.1:PORT --concurrency=8 --execute-number=$mc_n --test=set && memcslap --servers=127.0.0.1:PORT --concurrency=8 --execute-number=$mc_n --test=get|memcslap --servers=127.0.0.1:PORT --concurrency=1 --execute-number=1 --test=set|memcached libmemcached-tools
-redis io-threads=2|redis-server --port PORT --bind 127.0.0.1 --save '' --appendonly no --io-threads 2 --io-threads-do-reads yes|redis-benchmark -p PORT -n $rd_n -c 20 -t set,get -q|redis-cli -p PORT ping|redis-server redis-tools"
+# name | server command (PORT) | load command (PORT) | readiness probe (PORT) | commands needed | packages
+servers="memcached -t 4|memcached -u root -l 127.0.0.1 -p PORT -t 4 -U 0 -m 256|memcslap --servers=127.0.0.1:PORT --concurrency=8 --execute-number=$mc_n --test=set && memcslap --servers=127.0.0.1:PORT --concurrency=8 --execute-number=$mc_n --test=get|memcslap --servers=127.0.0.1:PORT --concurrency=1 --execute-number=1 --test=set|memcached memcslap|memcached libmemcached-tools
+redis io-threads=2|redis-server --port PORT --bind 127.0.0.1 --save '' --appendonly no --io-threads 2 --io-threads-do-reads yes|redis-benchmark -p PORT -n $rd_n -c 20 -t set,get -q|redis-cli -p PORT ping|redis-server redis-benchmark redis-cli|redis-server redis-tools
+knotd udp-workers=2|$here/knotd.sh PORT $tmp/knot-PORT|dnsperf -s 127.0.0.1 -p PORT -d $queries -n $kn_n -c 4|test -n \"\$(kdig @127.0.0.1 -p PORT example.com SOA +short +timeout=1 +retry=0)\"|knotd kdig dnsperf|knot knot-dnsutils dnsperf"
 
 # run_one TOOL NAME SERVER LOAD PROBE OUT: "wall cpu maxrss" into OUT, or nan nan nan.
 run_one() {
@@ -58,9 +62,9 @@ mkdir -p "$(dirname "$csv")"
 echo "server,tool,rounds,wall_s,cpu_s,maxrss_kb,wall_ratio,cpu_ratio,rss_ratio,rss_extra_kb" >"$csv"
 echo "real servers: $rounds rounds, native and rtdd interleaved (QUICK=$quick)"
 printf '%-20s %-7s %9s %9s %11s %8s %8s %8s\n' server tool "wall s" "cpu s" "maxrss KB" wall× cpu× rss×
-printf '%s\n' "$servers" | while IFS='|' read -r name server load probe pkgs; do
+printf '%s\n' "$servers" | while IFS='|' read -r name server load probe cmds pkgs; do
     missing=""
-    for c in ${server%% *} ${load%% *} ${probe%% *}; do command -v "$c" >/dev/null || missing=1; done
+    for c in $cmds; do command -v "$c" >/dev/null || missing=1; done
     if [ -n "$missing" ]; then echo "  skipped $name: install Debian packages $pkgs"; continue; fi
     for r in $(seq "$rounds"); do
         for tool in native rtdd; do run_one "$tool" "$name" "$server" "$load" "$probe" "$tmp/x.$tool.$r"; done

@@ -207,6 +207,46 @@ START_TEST(depot_hash_conses)
 }
 END_TEST
 
+static __attribute__((noinline)) void capture_both(rt_stack_id *gcc, rt_stack_id *lu)
+{
+    *gcc = rt_stack_capture(RT_STACK_MAX);
+    *lu = rt_stack_capture_libunwind(RT_STACK_MAX);
+    __asm__ volatile("" ::: "memory"); /* not a tail call */
+}
+
+static __attribute__((noinline)) void capture_deeper(int depth, rt_stack_id *gcc, rt_stack_id *lu)
+{
+    char pad[200];
+    __asm__ volatile("" : : "r"(pad) : "memory"); /* a frame of its own size */
+    if (depth == 0)
+        capture_both(gcc, lu);
+    else
+        capture_deeper(depth - 1, gcc, lu);
+    __asm__ volatile("" ::: "memory");
+}
+
+/* The two unwinders see the same callers with the same frame sizes (the
+ * frames inside them differ: the captures themselves). */
+START_TEST(unwinders_agree_on_callers_and_frame_sizes)
+{
+    rt_unwind_init();
+    rt_stack_id g, l;
+    capture_deeper(4, &g, &l);
+    const uintptr_t *gp, *lp;
+    const uint32_t *gs, *ls;
+    unsigned gn = rt_stack_get(g, &gp, &gs), ln = rt_stack_get(l, &lp, &ls);
+    ck_assert_uint_ge(gn, 8);
+    ck_assert_uint_ge(ln, 8);
+    unsigned common = 0;
+    while (common < gn && common < ln && gp[gn - 1 - common] == lp[ln - 1 - common])
+        common++;
+    ck_assert_uint_ge(common, 6); /* the five capture_deeper frames and their caller */
+    for (unsigned k = 1; k < common; k++) /* the outermost frame has no size */
+        ck_assert_uint_eq(gs[gn - 1 - k], ls[ln - 1 - k]);
+    ck_assert_uint_ge(gs[gn - common], 200); /* the innermost capture_deeper */
+}
+END_TEST
+
 static volatile int unwinders_stop;
 
 static void *unwind_forever(void *arg)
@@ -273,6 +313,7 @@ Suite *stackdepot_suite(void)
     Suite *s = suite_create("stackdepot");
     TCase *tc = tcase_create("stackdepot");
     tcase_add_test(tc, depot_hash_conses);
+    tcase_add_test(tc, unwinders_agree_on_callers_and_frame_sizes);
     tcase_add_test(tc, fork_while_others_unwind);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
