@@ -57,14 +57,14 @@ fi
 
 # ---- targets ----
 # check NAME VALUE OP TARGET UNIT: a table row "target | measured | verdict"
-check() {
-    awk -v n="$1" -v v="$2" -v op="$3" -v t="$4" 'BEGIN {
+check() { # check NAME VALUE OP TARGET [UNIT (default x)]
+    awk -v n="$1" -v v="$2" -v op="$3" -v t="$4" -v u="${5-x}" 'BEGIN {
         if (v == "nan" || v == "") { printf "| %s | n/a | not measured |\n", n; exit }
         if (op == "<=") ok = (v + 0 <= t + 0); else ok = (v + 0 >= t + 0)
         if (ok) verdict = "**met**"
         else if (op == "<=") verdict = sprintf("**missed** by %.2fx (%.0f%% over)", v / t, (v / t - 1) * 100)
         else verdict = sprintf("**missed** by %.2fx (%.1f%% short)", t / v, (1 - v / t) * 100)
-        printf "| %s | %sx | %s |\n", n, (v >= 100 ? sprintf("%.0f", v) : sprintf("%.2f", v)), verdict
+        printf "| %s | %s%s | %s |\n", n, (v >= 100 ? sprintf("%.0f", v) : sprintf("%.2f", v)), u, verdict
     }'
 }
 ns() { get "$micro" "$1" "$2" 5; }
@@ -98,8 +98,19 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "nan" || b == "nan" || b + 0
         "$(div "$(ns many_locks_300 tsan)" "$(ns many_locks_300 rtdd)")" ">=" 1
     check "rtdd faster than ThreadSanitizer: lock_churn (10 mutexes made, nested, destroyed per step)" \
         "$(div "$(ns lock_churn tsan)" "$(ns lock_churn rtdd)")" ">=" 1
+    check "rtdd ≤ ThreadSanitizer's time: create_destroy (the shape of its deadlock stress Test14)" \
+        "$(div "$(ns create_destroy tsan)" "$(ns create_destroy rtdd)")" ">=" 1
+    check "rtdd ≤ ThreadSanitizer's time: random_rwlocks (the shape of its real_deadlock_detector_stress_test)" \
+        "$(div "$(ns random_rwlocks tsan)" "$(ns random_rwlocks rtdd)")" ">=" 1
     check "rtdd ≤ 2x native: a million mutexes, each initialized and locked once" \
         "$(get "$micro" million_mutexes rtdd 6)" "<=" 2
+    check "rtdd ≤ 1.3x native: malloc+free while 1,000 mutexes are held (free_heavy_1000)" \
+        "$(get "$micro" free_heavy_1000 rtdd 6)" "<=" 1.3
+    check "a new lock and edge ≤ ThreadSanitizer's cost: graph_100k (TSan / rtdd)" \
+        "$(div "$(ns graph_100k tsan)" "$(ns graph_100k rtdd)")" ">=" 1
+    check "fixed memory per process ≤ 5 MB: mutex_pair's peak RSS, rtdd − native (MB)" \
+        "$(awk -v r="$(get "$micro" mutex_pair rtdd 9)" -v n="$(get "$micro" mutex_pair native 9)" \
+           'BEGIN { if (r == "nan" || n == "nan" || r == "" || n == "") print "nan"; else printf "%.4g\n", (r - n) / 1024 }')" "<=" 5 " MB"
     for w in mutex_pair mutex_contended nested3 rwlock_read spin_pair; do
         check "rtdd ≥ 10x faster than ThreadSanitizer: $w" "$(div "$(ns "$w" tsan)" "$(ns "$w" rtdd)")" ">=" 10
         check "rtdd ≥ 500x faster than Helgrind: $w" "$(div "$(ns "$w" helgrind)" "$(ns "$w" rtdd)")" ">=" 500
@@ -223,8 +234,9 @@ cat <<'TXT'
 ## Real servers
 
 From `bench/servers/run.sh` (same `make bench` run): Debian's memcached (4 worker threads)
-under `memcslap` set then get, and redis-server with two I/O threads under
-`redis-benchmark` set+get, started natively and under `rtdd run` in turn, round by round.
+under `memcslap` set then get, redis-server with two I/O threads under
+`redis-benchmark` set+get, and knotd (two UDP workers, a generated zone of 1,000 names)
+under `dnsperf`, started natively and under `rtdd run` in turn, round by round.
 Wall time of the load, the server's CPU time (user + system) during it, the server's peak
 RSS; ratios are medians over rounds of rtdd against native of the same round.
 

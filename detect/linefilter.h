@@ -2,8 +2,9 @@
  * says a lock record may lie in that line. Bytes are never cleared, so a
  * clear byte proves there is none: free() of ordinary memory costs a load
  * and a test. A byte per line, not a bit: the common question (two adjacent
- * lines) is then one 16-bit load with no shift; the array has one byte
- * more, a copy of line 0's, so that question never wraps. */
+ * lines) is then one 16-bit load with no shift, and a range of up to
+ * eight lines one 64-bit load and a mask; the array has RT_FILTER_PAD
+ * bytes more, copies of lines 0..7's, so that those questions never wrap. */
 #ifndef RTDD_LINEFILTER_H
 #define RTDD_LINEFILTER_H
 #include "rt_common.h"
@@ -13,6 +14,7 @@
 
 #define RT_LINE_SHIFT 8
 #define RT_FILTER_LINES (1u << 23)
+#define RT_FILTER_PAD 8
 /* How far before a range an object of interest may start and still reach
  * into it (a lock object). */
 #define RT_FILTER_REACH 64
@@ -27,8 +29,8 @@ static inline void rt_filter_set(uint8_t *filter, uintptr_t addr)
 {
     uintptr_t i = (addr >> RT_LINE_SHIFT) & (RT_FILTER_LINES - 1);
     if (!__atomic_load_n(&filter[i], __ATOMIC_RELAXED)) {
-        if (i == 0)
-            __atomic_store_n(&filter[RT_FILTER_LINES], 1, __ATOMIC_RELEASE);
+        if (i < RT_FILTER_PAD)
+            __atomic_store_n(&filter[RT_FILTER_LINES + i], 1, __ATOMIC_RELEASE);
         __atomic_store_n(&filter[i], 1, __ATOMIC_RELEASE);
     }
 }
@@ -55,5 +57,17 @@ static inline int rt_filter_may_overlap_small(const uint8_t *filter, uintptr_t s
     uint16_t two;
     __builtin_memcpy(&two, &filter[((start - RT_FILTER_REACH) >> RT_LINE_SHIFT) & (RT_FILTER_LINES - 1)], sizeof two);
     return two != 0;
+}
+
+/* A range of at most RT_MEDIUM_RANGE bytes spans at most eight lines with
+ * its reach: one unaligned 64-bit load, the lines beyond it masked off. */
+#define RT_MEDIUM_RANGE (6 * 256)
+static inline int rt_filter_may_overlap_medium(const uint8_t *filter, uintptr_t start, size_t len)
+{
+    uintptr_t first = (start - RT_FILTER_REACH) >> RT_LINE_SHIFT;
+    unsigned lines = (unsigned)(((start + len - 1) >> RT_LINE_SHIFT) - first) + 1;
+    uint64_t eight;
+    __builtin_memcpy(&eight, &filter[first & (RT_FILTER_LINES - 1)], sizeof eight);
+    return (eight & (~(uint64_t)0 >> (64 - 8 * lines))) != 0;
 }
 #endif

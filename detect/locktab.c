@@ -27,7 +27,7 @@ struct stripe {
     char pad[48];
 };
 
-uint8_t rt_line_filter[RT_FILTER_LINES + 1];
+uint8_t rt_line_filter[RT_FILTER_LINES + RT_FILTER_PAD];
 static struct rt_lock *_Atomic *buckets;
 static struct stripe stripes[STRIPES];
 static struct rt_pool lock_pool = RT_POOL_INIT(struct rt_lock);

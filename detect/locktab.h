@@ -62,11 +62,16 @@ void rt_locktab_after_fork(void);
 /* Lines that have ever held a lock record (linefilter.h): never cleared,
  * so a clear byte proves no lock is there; it keeps free() of ordinary
  * memory to a load and a test. */
-extern uint8_t rt_line_filter[RT_FILTER_LINES + 1];
+extern uint8_t rt_line_filter[RT_FILTER_LINES + RT_FILTER_PAD];
 
 static inline int rt_locktab_may_overlap_small(uintptr_t start)
 {
     return rt_filter_may_overlap_small(rt_line_filter, start);
+}
+
+static inline int rt_locktab_may_overlap_medium(uintptr_t start, size_t len)
+{
+    return rt_filter_may_overlap_medium(rt_line_filter, start, len);
 }
 
 static inline int rt_locktab_may_overlap(uintptr_t start, size_t len)

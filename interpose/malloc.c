@@ -58,7 +58,9 @@ static inline void lifetime_ends(void *p, uintptr_t pc)
     if (likely((checks & (RT_FREE_LOCKS | RT_FREE_RCU)) == 0))
         return;
     size_t size = block_size(p);
-    if (((checks & RT_FREE_LOCKS) && rt_locktab_may_overlap((uintptr_t)p, size)) ||
+    /* Up to 1.5 KiB the lock lines are one load. */
+    if (((checks & RT_FREE_LOCKS) && (size <= RT_MEDIUM_RANGE ? rt_locktab_may_overlap_medium((uintptr_t)p, size)
+                                                              : rt_locktab_may_overlap((uintptr_t)p, size))) ||
         ((checks & RT_FREE_RCU) && rt_rcu_may_reference((uintptr_t)p, size)))
         check_freed_block(p, size, pc);
 }
@@ -88,10 +90,11 @@ RTI_EXPORT void *calloc(size_t n, size_t size)
  * RT_SMALL_RANGE: the size (usable + one header word) with its three flag
  * bits, so one compare of the raw word decides. */
 #define SMALL_CHUNK_WORD ((size_t)RT_SMALL_RANGE + sizeof(size_t) + 7)
+#define MEDIUM_CHUNK_WORD ((size_t)RT_MEDIUM_RANGE + sizeof(size_t) + 7)
 
 /* The common free, decided without a call: nothing to check at all, or a
- * small glibc block whose two lines no lock record (and no recently
- * referenced RCU object) was ever near. Kept a frameless leaf that jumps
+ * small glibc block whose two lines (up to eight for blocks up to 1.5 KiB)
+ * no lock record (and no recently referenced RCU object) was ever near. Kept a frameless leaf that jumps
  * to the real free; anything else (arena blocks, another allocator, large
  * blocks, NULL once checks exist) goes to free_checked. */
 static inline int free_needs_no_check(void *p)
@@ -99,9 +102,16 @@ static inline int free_needs_no_check(void *p)
     unsigned checks = __atomic_load_n(&rt_free_checks, __ATOMIC_ACQUIRE);
     if (likely(checks == 0))
         return 1;
-    if (likely(checks == RT_FREE_LOCKS))
-        return likely(p != NULL) && likely(((const size_t *)p)[-1] <= SMALL_CHUNK_WORD) &&
-               !rt_locktab_may_overlap_small((uintptr_t)p);
+    if (likely(checks == RT_FREE_LOCKS)) {
+        if (unlikely(p == NULL))
+            return 0;
+        size_t word = ((const size_t *)p)[-1];
+        if (likely(word <= SMALL_CHUNK_WORD))
+            return !rt_locktab_may_overlap_small((uintptr_t)p);
+        /* Up to 1.5 KiB: eight lines in one load (no mmapped chunk is this small). */
+        return word <= MEDIUM_CHUNK_WORD &&
+               !rt_locktab_may_overlap_medium((uintptr_t)p, (word & ~(size_t)7) - sizeof(size_t));
+    }
     if (unlikely((checks & ~(RT_FREE_LOCKS | RT_FREE_RCU)) != 0) || unlikely(!p) ||
         unlikely(((const size_t *)p)[-1] > SMALL_CHUNK_WORD))
         return 0;

@@ -27,6 +27,8 @@ mutex_contended|mutex_contended|4000000|10|1000
 nested3|nested3|4000000|10|1000
 many_locks_300|many_locks|2000000|10|1000
 lock_churn|lock_churn|200000|10|1000
+create_destroy|create_destroy|400000|1|0
+random_rwlocks|random_rwlocks|1600000|1|0
 rwlock_read|rwlock_read|20000000|10|1000
 spin_pair|spin_pair|20000000|10|1000
 malloc_free_64|malloc_free_64|20000000|10|1000
@@ -47,7 +49,7 @@ rcu_plain|rcuplain|5000000|0|0"
 ncpu=$(nproc)
 pin_cmd() { # pin_cmd WORKLOAD CPU: the prefix that pins WORKLOAD's run
     case $1 in
-    mutex_contended | nested3 | many_locks | lock_churn | rcu | rcuplain) ;;
+    mutex_contended | nested3 | many_locks | lock_churn | create_destroy | random_rwlocks | rcu | rcuplain) ;;
     *) [ "$ncpu" -gt 1 ] && printf 'taskset -c %s\n' "$2" ;;
     esac
 }

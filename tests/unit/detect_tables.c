@@ -76,11 +76,14 @@ START_TEST(line_filter_never_misses_a_lock)
         struct rt_lock *l = rt_locktab_get(lock, RT_LOCK_MUTEX, &created);
         ck_assert_ptr_nonnull(l);
         for (uintptr_t start = lock - 300; start < lock + 300; start += 8) {
-            for (size_t len = 8; len <= RT_SMALL_RANGE; len += 8) {
+            for (size_t len = 8; len <= RT_MEDIUM_RANGE; len += 8) {
                 if (start + len <= lock || start >= lock + l->size)
                     continue; /* no overlap: either answer is allowed */
                 ck_assert_msg(rt_locktab_may_overlap(start, len), "range %+ld len %zu", (long)(start - lock), len);
-                ck_assert_msg(rt_locktab_may_overlap_small(start), "small range %+ld", (long)(start - lock));
+                ck_assert_msg(rt_locktab_may_overlap_medium(start, len), "medium range %+ld len %zu",
+                              (long)(start - lock), len);
+                if (len <= RT_SMALL_RANGE)
+                    ck_assert_msg(rt_locktab_may_overlap_small(start), "small range %+ld", (long)(start - lock));
             }
         }
         rt_locktab_retire(l);
@@ -93,12 +96,19 @@ END_TEST
  * copy: a lock there is not missed across the wrap. */
 START_TEST(line_filter_wraps_without_missing)
 {
-    static uint8_t filter[RT_FILTER_LINES + 1];
+    static uint8_t filter[RT_FILTER_LINES + RT_FILTER_PAD];
     uintptr_t last_line_start = (uintptr_t)(RT_FILTER_LINES - 1) << RT_LINE_SHIFT;
     ck_assert_int_eq(rt_filter_may_overlap_small(filter, last_line_start + RT_FILTER_REACH), 0);
     rt_filter_set(filter, (uintptr_t)RT_FILTER_LINES << RT_LINE_SHIFT); /* line 0, modulo */
     ck_assert_int_eq(rt_filter_may_overlap_small(filter, last_line_start + RT_FILTER_REACH), 1);
     ck_assert_int_eq(rt_filter_may_overlap(filter, last_line_start + RT_FILTER_REACH, 256), 1);
+    /* Eight lines from the last one: the last seven are lines 0..6's copies. */
+    static uint8_t fresh[RT_FILTER_LINES + RT_FILTER_PAD];
+    uintptr_t from = last_line_start + RT_FILTER_REACH;
+    ck_assert_int_eq(rt_filter_may_overlap_medium(fresh, from, 7 * 256), 0);
+    rt_filter_set(fresh, ((uintptr_t)RT_FILTER_LINES + 6) << RT_LINE_SHIFT);
+    ck_assert_int_eq(rt_filter_may_overlap_medium(fresh, from, 7 * 256), 1);
+    ck_assert_int_eq(rt_filter_may_overlap_medium(fresh, from, 6 * 256), 0); /* up to line 5 */
 }
 END_TEST
 
