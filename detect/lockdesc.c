@@ -23,15 +23,32 @@ void rt_lock_name(const struct rt_lock *l, uintptr_t addr, char *out, size_t cap
         rt_buf_printf(&b, "[0x%lx]", (unsigned long)addr);
 }
 
+/* The first frame that is the program's, not the C or C++ runtime's (or
+ * in their headers), else the first. */
+static unsigned program_frame(const uintptr_t *pcs, unsigned depth)
+{
+    for (unsigned i = 0; i < depth; i++) {
+        struct rt_symbol sym;
+        struct rt_module m;
+        int have_sym = rt_opt.symbolize && rt_symbolize(pcs[i], &sym) == 0;
+        int have_mod = rt_module_find(pcs[i], &m) == 0;
+        if (!rt_symbol_in_system_code(have_sym ? &sym : NULL, have_mod ? m.name : NULL))
+            return i;
+    }
+    return 0;
+}
+
 void rt_stack_site(rt_stack_id stack, char *out, size_t cap)
 {
-    const uintptr_t *pcs;
+    const uintptr_t *all;
     struct rt_buf b;
     rt_buf_init(&b, out, cap);
-    if (!rt_stack_get(stack, &pcs, NULL)) {
+    unsigned depth = rt_stack_get(stack, &all, NULL);
+    if (!depth) {
         rt_buf_puts(&b, "an unknown place");
         return;
     }
+    const uintptr_t *pcs = all + program_frame(all, depth);
     struct rt_symbol sym;
     if (rt_opt.symbolize && rt_symbolize(pcs[0], &sym) == 0) {
         const struct rt_source_loc *loc = rt_symbol_site(&sym);

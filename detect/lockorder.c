@@ -17,6 +17,8 @@
 #include "runtime.h"
 #include "unwind.h"
 #include "watchdog.h"
+#include "feasible.h"
+#include "lockorder_internal.h"
 #include <string.h>
 
 #define MAX_GATES 3              /* candidate gate locks considered per edge */
@@ -52,7 +54,8 @@ struct lo_edge {
     uint64_t gates[MAX_GATES];     /* node keys held (taken before from) every time */
     rt_stack_id stack;             /* where to was taken while from was held */
     rt_stack_id from_stack;        /* where from was taken */
-    int tid;
+    int tid;                       /* the first thread that made it */
+    struct rt_threadset threads;   /* the threads that made it (detect/feasible.h) */
 };
 
 #define NODE_BUCKETS (1u << 16)
@@ -315,12 +318,36 @@ static int push_frame(unsigned *depth, struct lo_node *n, unsigned state, struct
     return 0;
 }
 
-/* Returns the number of edges in the found path (kept in search_stack[1..]). */
+/* The path search_stack[1..depth-1] then last, closed by an edge made by
+ * closing's threads: can distinct threads cover it? */
+static int path_feasible(unsigned depth, const struct lo_edge *last, const struct rt_threadset *closing)
+{
+    if (rt_opt.lock_order_rule == RT_RULE_LOCKDEP || depth + 1 > RT_FEASIBLE_MAX)
+        return 1;
+    const struct rt_threadset *sets[RT_FEASIBLE_MAX];
+    unsigned n = 0;
+    for (unsigned i = 1; i < depth; i++)
+        sets[n++] = &search_stack[i].via->threads;
+    sets[n++] = &last->threads;
+    sets[n++] = closing;
+    return rt_threads_distinct(sets, n);
+}
+
+/* The first cycle a search found that distinct threads cannot cover. */
+static struct cycle_copy latent_found;
+static unsigned latent_len;
+static void copy_cycle(struct cycle_copy *c, unsigned len);
+
+/* Returns the number of edges in the found path (kept in search_stack[1..]).
+ * A path that closes a cycle no set of distinct threads covers is not
+ * returned: the search goes on, and the first such path is kept in
+ * latent_found (latent_len edges). */
 static unsigned find_cycle(struct lo_node *from, struct lo_node *to, int new_src_read, int new_dst_recursive,
-                           const uint64_t *gates, unsigned ngates)
+                           const uint64_t *gates, unsigned ngates, const struct rt_threadset *closing)
 {
     unsigned all = (1u << ngates) - 1, depth = 0;
     epoch++;
+    latent_len = 0;
     unsigned start = (new_dst_recursive ? 1u : 0u) | (0u << 1);
     if (push_frame(&depth, to, start, NULL) < 0)
         return 0;
@@ -341,9 +368,16 @@ static unsigned find_cycle(struct lo_node *from, struct lo_node *to, int new_src
             if (e->dst_recursive && new_src_read)
                 continue;
             if ((broken & all) == all) {
+                int feasible = path_feasible(depth, e, closing);
+                if (!feasible && latent_len)
+                    continue;
                 if (push_frame(&depth, e->to, state, e) < 0)
                     return 0;
-                return depth - 1;
+                if (feasible)
+                    return depth - 1;
+                latent_len = depth - 1;
+                copy_cycle(&latent_found, latent_len);
+                depth--;
             }
             continue;
         }
@@ -354,14 +388,6 @@ static unsigned find_cycle(struct lo_node *from, struct lo_node *to, int new_src
     }
     return 0;
 }
-
-/* Everything a report needs, copied out so it is written without the graph lock. */
-#define MAX_CYCLE 16
-struct cycle_copy {
-    unsigned n;
-    struct { uintptr_t from_addr, to_addr; struct rt_lock *from_lock, *to_lock; uint64_t from_id, to_id;
-             rt_stack_id stack, from_stack; int tid; uint64_t from_key, to_key; } e[MAX_CYCLE];
-};
 
 static void copy_cycle(struct cycle_copy *c, unsigned len)
 {
@@ -377,122 +403,10 @@ static void copy_cycle(struct cycle_copy *c, unsigned len)
         c->e[i].stack = e->stack;
         c->e[i].from_stack = e->from_stack;
         c->e[i].tid = e->tid;
+        c->e[i].threads = e->threads;
         c->e[i].from_key = e->from->key;
         c->e[i].to_key = e->to->key;
     }
-}
-
-/* A node's lock record is only trusted for naming while it is the same lock. */
-static const struct rt_lock *live(const struct rt_lock *l, uint64_t id)
-{
-    return l && __atomic_load_n(&l->id, __ATOMIC_RELAXED) == id ? l : NULL;
-}
-
-/* One line of the "possible unsafe locking scenario": lock(name), or
- * rcu_read_lock() / synchronize_rcu() for the RCU pseudo-locks. */
-static void scenario(struct rt_report *r, const char *indent, const struct rt_lock *l, int read, const char *name)
-{
-    if (l && l->rcu_pseudo)
-        rt_report_text(r, "%s%s();", indent, rt_lock_op(l, read));
-    else
-        rt_report_text(r, "%s%s(%s);", indent, rt_lock_op(l, read), name);
-}
-
-/* The cycle is happening now: say who is blocked where, and tell the
- * watchdog, whose report of the same waits then refers to this one. */
-static void report_happening(struct rt_report *r, struct rt_thread *t, struct rt_lock *lock,
-                             struct rt_live_wait *w, unsigned n, const char *cycle)
-{
-    rt_report_text(r, "This deadlock is happening now: the other threads of the cycle are already blocked on its "
-                      "locks:");
-    for (unsigned i = 1; i <= n; i++) {
-        char comm[32], holds[160], waits[160];
-        rt_thread_comm(w[i].tid, comm, sizeof comm);
-        rt_lock_name(live(w[i].holds, w[i].holds_id), w[i].holds->addr, holds, sizeof holds);
-        rt_lock_name(live(w[i].waits, w[i].waits_id), w[i].waits->addr, waits, sizeof waits);
-        rt_report_stack(r, w[i].stack, "%s/%d holds %s and is blocked waiting for %s, at:", comm, w[i].tid,
-                        holds, waits);
-    }
-    w[0].t = t;
-    w[0].tid = t->tid;
-    w[0].waits = lock;
-    w[0].waits_id = __atomic_load_n(&lock->id, __ATOMIC_RELAXED);
-    w[0].seq = __atomic_load_n(&t->wait_seq, __ATOMIC_RELAXED);
-    rt_watchdog_note_now(w, n + 1, cycle);
-}
-
-static void report_cycle(struct rt_thread *t, struct rt_lock *lock, unsigned flags, const struct rt_held *h,
-                         const struct cycle_copy *c)
-{
-    char comm[32], desc[512], name_new[160], name_held[160], name[160];
-    /* live[0] is this thread; the others from 1. */
-    struct rt_live_wait live_waits[MAX_CYCLE + 1];
-    unsigned nlive = rt_watchdog_cycle_now(t, lock, flags, live_waits + 1, MAX_CYCLE);
-    uintptr_t addr = __atomic_load_n(&lock->addr, __ATOMIC_RELAXED);
-    rt_thread_comm(t->tid, comm, sizeof comm);
-    rt_lock_name(lock, addr, name_new, sizeof name_new);
-    rt_lock_name(h->lock, h->addr, name_held, sizeof name_held);
-    /* The cycle as one line: the new lock, then the existing chain back to the held one. */
-    char line[1024];
-    struct rt_buf b;
-    rt_buf_init(&b, line, sizeof line);
-    rt_buf_printf(&b, "cycle: %s -> %s", name_held, name_new);
-    for (unsigned i = 0; i < c->n; i++) {
-        rt_lock_name(live(c->e[i].to_lock, c->e[i].to_id), c->e[i].to_addr, name, sizeof name);
-        rt_buf_printf(&b, " -> %s", name);
-    }
-    struct rt_report *r = rt_report_begin(RT_KIND_LOCK_ORDER_INVERSION, t->tid);
-    if (!r)
-        return;
-    rt_report_headline(r, "WARNING: possible circular locking dependency detected");
-    rt_lock_describe(lock, addr, desc, sizeof desc);
-    if (lock->rcu_pseudo && !(flags & RT_ACQ_READ))
-        rt_report_stack(r, rt_stack_capture((unsigned)rt_opt.stack_depth), "%s/%d calls %s(), which waits for %s, at:",
-                        comm, t->tid, rt_lock_op(lock, 0), desc);
-    else
-        rt_report_stack(r, rt_stack_capture((unsigned)rt_opt.stack_depth), "%s/%d is trying to %s lock %s, at:", comm,
-                        t->tid, (flags & RT_ACQ_READ) ? "read-acquire" : "acquire", desc);
-    rt_lock_describe(h->lock, h->addr, desc, sizeof desc);
-    rt_report_stack(r, h->stack, "but the thread already holds lock %s%s, taken at:", desc,
-                    h->mode == RT_HOLD_READ ? " (for reading)" : "");
-    rt_report_text(r, "which lock already depends on the new lock.");
-    if (nlive)
-        report_happening(r, t, lock, live_waits, nlive, line);
-    rt_report_text(r, "The existing dependency chain (in reverse order) is:");
-    for (unsigned i = c->n; i-- > 0;) {
-        char from[160], to[160], who[32];
-        rt_lock_name(live(c->e[i].from_lock, c->e[i].from_id), c->e[i].from_addr, from, sizeof from);
-        rt_lock_name(live(c->e[i].to_lock, c->e[i].to_id), c->e[i].to_addr, to, sizeof to);
-        rt_thread_comm(c->e[i].tid, who, sizeof who);
-        rt_report_stack(r, c->e[i].stack, "-> #%u (%s): taken while holding %s, by thread %d, at:", i + 1, to, from,
-                        c->e[i].tid);
-        if (c->e[i].from_stack)
-            rt_report_stack(r, c->e[i].from_stack, "   where %s had been taken at:", from);
-    }
-    rt_report_text(r, "%s", line);
-    /* The thread that learned the last edge of the chain took held after parent. */
-    char parent[160];
-    const unsigned last = c->n - 1;
-    rt_lock_name(live(c->e[last].from_lock, c->e[last].from_id), c->e[last].from_addr, parent, sizeof parent);
-    rt_report_text(r, "Possible unsafe locking scenario:");
-    rt_report_text(r, "       thread 0                    thread 1");
-    rt_report_text(r, "       --------                    --------");
-    const struct rt_lock *parent_lock = live(c->e[last].from_lock, c->e[last].from_id);
-    scenario(r, "  ", h->lock, h->mode == RT_HOLD_READ, name_held);
-    scenario(r, "                                   ", parent_lock, parent_lock && parent_lock->rcu_pseudo, parent);
-    scenario(r, "                                   ", h->lock, 0, name_held);
-    scenario(r, "  ", lock, (flags & RT_ACQ_READ) != 0, name_new);
-    rt_report_text(r, " *** DEADLOCK ***");
-    if (c->n > 1)
-        rt_report_text(r, "(thread 1 stands for the %u threads that took the chain %s -> ... -> %s)", c->n, name_new,
-                       parent);
-    rt_report_held_locks(r, t, comm);
-    /* Each distinct cycle once per process, whichever edge closes it. */
-    uint64_t key = 0;
-    for (unsigned i = 0; i < c->n; i++)
-        key += rt_hash64(c->e[i].from_key * 3 + c->e[i].to_key);
-    rt_report_key(r, key);
-    rt_report_finish(r);
 }
 
 /* New edges learned at the same call site, under a lock taken at the same
@@ -550,7 +464,8 @@ static int known_and_unchanged(const struct rt_thread *t, const struct rt_lock *
     uint32_t v = __atomic_load_n(&e->version, __ATOMIC_ACQUIRE);
     if (v & 1)
         return 0;
-    int unchanged = !(h->mode != RT_HOLD_READ && e->src_read) && !(!dst_recursive && e->dst_recursive);
+    int unchanged = !(h->mode != RT_HOLD_READ && e->src_read) && !(!dst_recursive && e->dst_recursive) &&
+                    rt_threadset_has(&e->threads, t->tid);
     if (unchanged && e->ngates) {
         uint64_t gates[MAX_GATES];
         unsigned ngates = gates_below(t, t->nheld - 1, gates), n = e->ngates < MAX_GATES ? e->ngates : MAX_GATES;
@@ -565,9 +480,54 @@ static int known_and_unchanged(const struct rt_thread *t, const struct rt_lock *
     return unchanged && __atomic_load_n(&e->version, __ATOMIC_RELAXED) == v;
 }
 
+/* Cycles that distinct threads could not cover when they were found, kept
+ * (graph lock held) until one becomes feasible — then it is reported, and
+ * resolved here — or the process exits: then each is one INFO report. */
+#define LATENT_MAX 64
+static struct latent {
+    uint64_t key;
+    int resolved;
+    struct cycle_copy cycle; /* the path, then the closing edge */
+} latent[LATENT_MAX];
+static unsigned nlatent, latent_dropped; /* beyond LATENT_MAX: counted, said in the last report */
+
+static uint64_t edge_key(const struct lo_node *from, const struct lo_node *to)
+{
+    return rt_hash64(from->key * 3 + to->key);
+}
+
+static struct latent *latent_find(uint64_t key)
+{
+    for (unsigned i = 0; i < nlatent; i++)
+        if (latent[i].key == key)
+            return &latent[i];
+    return NULL;
+}
+
+/* latent_found (latent_len edges, to -> ... -> from), closed by from -> to. */
+static void save_latent(const struct lo_node *from, const struct lo_node *to, rt_stack_id stack,
+                        rt_stack_id from_stack, int tid, const struct rt_threadset *threads)
+{
+    uint64_t key = lo_cycle_key(&latent_found) + edge_key(from, to);
+    if (latent_len > MAX_CYCLE || latent_find(key))
+        return;
+    if (nlatent == LATENT_MAX) {
+        latent_dropped++;
+        return;
+    }
+    struct latent *l = &latent[nlatent++];
+    l->key = key;
+    l->resolved = 0;
+    l->cycle = latent_found;
+    struct cycle_edge *c = &l->cycle.e[l->cycle.n++];
+    *c = (struct cycle_edge){ from->addr, to->addr, from->lock, to->lock, from->lock_id, to->lock_id, stack,
+                              from_stack, tid, *threads, from->key, to->key };
+}
+
 void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uint64_t chain, uintptr_t pc)
 {
     struct cycle_copy found;
+    uint64_t found_key = 0;
     const struct rt_held *culprit = NULL;
     uintptr_t addr = __atomic_load_n(&lock->addr, __ATOMIC_RELAXED);
     int dst_recursive = (flags & RT_ACQ_READ) && lock->type == RT_LOCK_RWLOCK && !lock->writer_preferring;
@@ -611,12 +571,19 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
                 e->src_read = 0;
             if (!dst_recursive)
                 e->dst_recursive = 0;
+            /* Another thread makes it: a latent cycle through it may now
+             * have threads enough. */
+            int new_thread = rt_threadset_add(&e->threads, t->tid);
             edge_done(e);
-            if ((stronger || e->ngates < old_gates) && !culprit && (!e->in_order || edges_out_of_order)) {
-                unsigned len = find_cycle(from, to, e->src_read, e->dst_recursive, e->gates, e->ngates);
+            if ((stronger || e->ngates < old_gates || new_thread) && !culprit &&
+                (!e->in_order || edges_out_of_order)) {
+                unsigned len = find_cycle(from, to, e->src_read, e->dst_recursive, e->gates, e->ngates, &e->threads);
                 if (len) {
                     copy_cycle(&found, len);
+                    found_key = lo_cycle_key(&found) + edge_key(from, to);
                     culprit = h;
+                } else if (latent_len) {
+                    save_latent(from, to, e->stack, e->from_stack, e->tid, &e->threads);
                 }
             }
             if (!h->trylock)
@@ -636,11 +603,15 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
         int ordered = go_add_edge(&order, &from->order, &to->order) == 0;
         if (!ordered)
             edges_out_of_order++;
+        struct rt_threadset mine = { { t->tid }, 1, 0 };
         if (!culprit && (!ordered || edges_out_of_order)) {
-            unsigned len = find_cycle(from, to, h->mode == RT_HOLD_READ, dst_recursive, gates, ngates);
+            unsigned len = find_cycle(from, to, h->mode == RT_HOLD_READ, dst_recursive, gates, ngates, &mine);
             if (len) {
                 copy_cycle(&found, len);
+                found_key = lo_cycle_key(&found) + edge_key(from, to);
                 culprit = h;
+            } else if (latent_len) {
+                save_latent(from, to, stack, h->stack, t->tid, &mine);
             }
         }
         e = add_edge(from, to);
@@ -654,14 +625,36 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
         e->stack = stack;
         e->from_stack = h->stack;
         e->tid = t->tid;
+        e->threads = mine;
         edge_done(e);
         if (!h->trylock)
             break;
     }
+    if (culprit) {
+        struct latent *l = latent_find(found_key);
+        if (l)
+            l->resolved = 1; /* reported now, as a deadlock that can happen */
+    }
     rt_spin_unlock(&graph_lock);
     remember_chain(chain);
     if (culprit)
-        report_cycle(t, lock, flags, culprit, &found);
+        lo_report_cycle(t, lock, flags, culprit, &found, found_key);
+}
+
+void rt_lockorder_report_latent(void)
+{
+    static struct cycle_copy shown[LATENT_MAX];
+    static _Atomic int done;
+    if (__atomic_exchange_n(&done, 1, __ATOMIC_ACQ_REL))
+        return;
+    unsigned n = 0;
+    rt_spin_lock(&graph_lock);
+    for (unsigned i = 0; i < nlatent; i++)
+        if (!latent[i].resolved)
+            shown[n++] = latent[i].cycle;
+    rt_spin_unlock(&graph_lock);
+    for (unsigned i = 0; i < n; i++)
+        lo_report_latent(&shown[i], i + 1 == n ? latent_dropped : 0);
 }
 
 /* A lock that is destroyed or freed can never be taken again (a new lock at

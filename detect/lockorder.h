@@ -19,4 +19,7 @@ void rt_lockorder_forget(const struct rt_lock *l);
 unsigned long rt_lockorder_nodes(void);
 unsigned long rt_lockorder_edges(void);
 void rt_lockorder_after_fork(void);
+/* At exit: each cycle found that distinct threads could not cover, and that
+ * never became one they could, as an INFO latent-lock-order report. */
+void rt_lockorder_report_latent(void);
 #endif

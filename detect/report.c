@@ -321,9 +321,10 @@ static int suppressed(struct rt_report *r)
     return m.matched;
 }
 
-/* SUMMARY location and function: the first frame of the primary stack
- * (its innermost location outside rtdd's headers). */
-struct summary { int done; char location[256]; char function[128]; };
+/* SUMMARY location and function: the first frame of the primary stack that
+ * is the program's (not libc's, libstdc++'s or in their headers), else
+ * its first frame; the frame's innermost location outside rtdd's headers. */
+struct summary { int done, have_any; char location[256]; char function[128]; };
 static void summary_frame(struct rt_report *r, unsigned item, const struct frame *f, void *arg)
 {
     struct summary *s = arg;
@@ -331,7 +332,11 @@ static void summary_frame(struct rt_report *r, unsigned item, const struct frame
     (void)item;
     if (s->done)
         return;
-    s->done = 1;
+    int system = rt_symbol_in_system_code(f->have_sym ? &f->sym : NULL, f->have_mod ? f->mod.name : NULL);
+    if (system && s->have_any)
+        return;
+    s->have_any = 1;
+    s->done = !system;
     rt_buf_init(&b, s->location, sizeof s->location);
     const struct rt_source_loc *loc = f->have_sym ? rt_symbol_site(&f->sym) : &f->sym.loc;
     if (f->have_sym && loc->file[0])

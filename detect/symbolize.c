@@ -1,4 +1,5 @@
 #include "symbolize.h"
+#include "demangle.h"
 #include "rt_alloc.h"
 #include "rt_common.h"
 #include <dwarf.h>
@@ -47,6 +48,10 @@ static void copy_str(char *dst, size_t cap, const char *src)
     dst[n] = 0;
 }
 
+/* An inlined C++ function by its qualified name (std::mutex::lock()), from
+ * its linkage name; a C function by its name. */
+static void inline_name(Dwarf_Die *die, char *out, size_t cap);
+
 static const char *die_name(Dwarf_Die *die)
 {
     Dwarf_Attribute attr;
@@ -57,6 +62,16 @@ static const char *die_name(Dwarf_Die *die)
     if (dwarf_attr_integrate(die, DW_AT_abstract_origin, &attr) && dwarf_formref_die(&attr, &origin))
         return dwarf_diename(&origin);
     return NULL;
+}
+
+static void inline_name(Dwarf_Die *die, char *out, size_t cap)
+{
+    Dwarf_Attribute attr;
+    const char *linkage = NULL;
+    if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) || dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr))
+        linkage = dwarf_formstring(&attr);
+    if (!linkage || !rt_demangle(linkage, out, cap))
+        copy_str(out, cap, die_name(die));
 }
 
 /* Inlined frames: each DW_TAG_inlined_subroutine scope is a callee whose
@@ -71,6 +86,15 @@ static void add_inlines(Dwfl_Module *mod, Dwarf_Addr addr, struct rt_symbol *out
     int n = dwarf_getscopes(cu, addr - bias, &scopes);
     if (n <= 0)
         return;
+    /* dwarf_getscopes follows the innermost inlined function into its
+     * abstract definition; the concrete chain of callers (a function
+     * inlined into one inlined into ...) is that DIE's own parents. */
+    Dwarf_Die innermost = scopes[0];
+    free(scopes);
+    scopes = NULL;
+    n = dwarf_getscopes_die(&innermost, &scopes);
+    if (n <= 0)
+        return;
     Dwarf_Files *files = NULL;
     dwarf_getsrcfiles(cu, &files, NULL);
     /* Walk from the innermost scope: the line table's line belongs to the
@@ -82,7 +106,7 @@ static void add_inlines(Dwfl_Module *mod, Dwarf_Addr addr, struct rt_symbol *out
         if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
             continue;
         struct rt_source_loc *l = &out->inl[out->ninline++];
-        copy_str(l->function, sizeof l->function, die_name(&scopes[i]));
+        inline_name(&scopes[i], l->function, sizeof l->function);
         copy_str(l->file, sizeof l->file, file);
         l->line = line;
         Dwarf_Attribute attr;
@@ -117,7 +141,8 @@ static int lookup(uintptr_t pc, struct rt_symbol *out)
     const char *name = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
     if (!name)
         return -1;
-    copy_str(out->loc.function, sizeof out->loc.function, name);
+    if (!rt_demangle(name, out->loc.function, sizeof out->loc.function))
+        copy_str(out->loc.function, sizeof out->loc.function, name);
     out->offset = off + 1;
     out->size = sym.st_size;
     Dwfl_Line *line = dwfl_module_getsrc(mod, addr);
@@ -140,12 +165,49 @@ static int in_rtdd_header(const char *file)
            (base - file == 4 || base[-5] == '/') && n > 2 && strcmp(file + n - 2, ".h") == 0;
 }
 
+/* The system's and the compiler's headers: glibc's inline wrappers, the
+ * C++ library's (std::mutex, std::unique_lock, gthr-default.h). */
+static int in_system_header(const char *file)
+{
+    return !strncmp(file, "/usr/include/", 13) || !strncmp(file, "/usr/lib/gcc/", 13);
+}
+
 const struct rt_source_loc *rt_symbol_site(const struct rt_symbol *sym)
 {
-    for (int i = 0; i < sym->ninline; i++)
-        if (!in_rtdd_header(sym->inl[i].file))
+    const struct rt_source_loc *first = NULL;
+    for (int i = 0; i < sym->ninline; i++) {
+        if (in_rtdd_header(sym->inl[i].file))
+            continue;
+        if (!in_system_header(sym->inl[i].file))
             return &sym->inl[i];
-    return &sym->loc;
+        if (!first)
+            first = &sym->inl[i];
+    }
+    if (!in_system_header(sym->loc.file) || !first)
+        return &sym->loc;
+    return first;
+}
+
+/* Modules whose frames a one-line site passes over: the C and C++
+ * runtimes and the loader. */
+static int system_module(const char *name)
+{
+    static const char *const prefixes[] = { "libc.so", "libstdc++.so", "libgcc_s.so", "ld-linux", "libm.so",
+                                            "libpthread.so" };
+    for (unsigned i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+            return 1;
+    return 0;
+}
+
+int rt_symbol_in_system_code(const struct rt_symbol *sym, const char *module)
+{
+    if (module && system_module(module))
+        return 1;
+    if (!sym)
+        return 0;
+    const struct rt_source_loc *site = rt_symbol_site(sym);
+    return site->file[0] && in_system_header(site->file);
 }
 
 int rt_symbolize(uintptr_t pc, struct rt_symbol *out)
@@ -183,7 +245,8 @@ int rt_symbolize_data(uintptr_t addr, char *name, unsigned cap, uintptr_t *offse
         GElf_Sym sym;
         const char *n = mod ? dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL) : NULL;
         if (n && GELF_ST_TYPE(sym.st_info) == STT_OBJECT && off < sym.st_size) {
-            copy_str(name, cap, n);
+            if (!rt_demangle(n, name, cap))
+                copy_str(name, cap, n);
             *offset = off;
             ok = 0;
         }

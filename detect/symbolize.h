@@ -25,8 +25,15 @@ struct rt_symbol {
 int rt_symbolize(uintptr_t pc, struct rt_symbol *out);
 /* The location a one-line site (a SUMMARY, "taken at") names: the
  * innermost one outside rtdd's public headers, whose inline functions
- * (librtdd_rcu's read side) stand for the program's call. */
+ * (librtdd_rcu's read side) stand for the program's call, and outside the
+ * system's headers when there is one. */
 const struct rt_source_loc *rt_symbol_site(const struct rt_symbol *sym);
+/* Is this frame the system's rather than the program's: in the C or C++
+ * runtime's module (module: its file name, or NULL), or, symbolized
+ * (sym, or NULL), at a site in the system's or the compiler's headers
+ * (std::mutex::lock, gthr-default.h)? One-line sites pass over such
+ * frames to the program's own. C++ names are demangled. */
+int rt_symbol_in_system_code(const struct rt_symbol *sym, const char *module);
 /* The data symbol (global or static variable) containing addr: its name
  * and addr's offset into it. 0 on success. */
 int rt_symbolize_data(uintptr_t addr, char *name, unsigned cap, uintptr_t *offset);

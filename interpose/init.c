@@ -39,6 +39,7 @@ __attribute__((noreturn)) static void die_now(int code)
 static void at_exit(void)
 {
     rti_guard++;
+    rt_lockorder_report_latent();
     rt_report_exit_summary(getpid());
     if (rt_report_errors() > 0) {
         fflush(stdout);

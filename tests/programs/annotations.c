@@ -1,5 +1,7 @@
 /* Annotations: a named lock shows its name in reports; a lock excluded
- * from order checking is never part of a cycle. */
+ * from order checking is never part of a cycle. One thread makes every
+ * edge: lockdep's rule reports its cycles. */
+// options: lock_order_rule=lockdep
 // expect: lock-order-inversion
 // log: cycle: stats_lock -> config_lock -> stats_lock
 #include <pthread.h>

@@ -7,6 +7,7 @@
 #   // exit: N                  expected exit status (default: 66 if any
 #                               BUG/WARNING kind is expected, else 0)
 #   // log: TEXT                TEXT must appear in the log
+#   // no-log: TEXT             TEXT must not appear in the log
 #   // no-output: TEXT          TEXT must not appear on stdout
 #   // stderr: TEXT             TEXT must appear on stderr
 #   // args: ARGS               arguments for the program
@@ -25,8 +26,10 @@ options=$(directive options | paste -sd: -)
 args=$(directive args)
 want_exit=$(directive exit | head -1)
 if [ -z "$want_exit" ]; then
+    # INFO kinds (kinds.def) leave the exit status alone.
+    info_kinds=$(sed -n 's/^RT_KIND([A-Z0-9_]*, *"\([^"]*\)", *INFO,.*/\1/p' "$(dirname "$0")/../../detect/kinds.def")
     want_exit=0
-    for k in $expect; do [ "$k" != rcu-stall ] && want_exit=66; done
+    for k in $expect; do printf '%s\n' $info_kinds | grep -qx -- "$k" || want_exit=66; done
 fi
 
 log="$work/log"
@@ -64,6 +67,10 @@ while IFS= read -r text; do
     [ -z "$text" ] && continue
     grep -qF -- "$text" "$log" || complain "log lacks '$text'"
 done < <(directive log)
+while IFS= read -r text; do
+    [ -z "$text" ] && continue
+    ! grep -qF -- "$text" "$log" || complain "log has '$text'"
+done < <(directive no-log)
 while IFS= read -r text; do
     [ -z "$text" ] && continue
     grep -qF -- "$text" "$work/stderr" || complain "stderr lacks '$text'"

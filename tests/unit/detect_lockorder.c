@@ -14,9 +14,12 @@
 static char A[64], B[64], C[64], D[64], G[64], R[64], M[64];
 static struct rt_thread *t0;
 
+/* lockdep's selftest patterns run in one thread: they take lockdep's rule,
+ * under which every cycle of code paths is a deadlock. The distinct-threads
+ * rule (the default) has its own cases below. */
 static void setup(void)
 {
-    test_log_setup(NULL);
+    test_log_setup("lock_order_rule=lockdep");
     t0 = rt_thread_new((int)syscall(SYS_gettid));
 }
 
@@ -240,7 +243,7 @@ END_TEST
 
 START_TEST(site_classes_group_instances)
 {
-    ck_assert_ptr_nonnull(test_log_setup("lock_classes=site"));
+    ck_assert_ptr_nonnull(test_log_setup("lock_order_rule=lockdep:lock_classes=site"));
     /* Two locks initialized at one site form one class, as in lockdep. */
     rt_on_lock_init(t0, (uintptr_t)A, RT_LOCK_MUTEX, PC(100));
     rt_on_lock_init(t0, (uintptr_t)C, RT_LOCK_MUTEX, PC(100));
@@ -540,6 +543,113 @@ START_TEST(hundred_thousand_lock_graph)
 }
 END_TEST
 
+/* The distinct-threads rule (lock_order_rule=feasible, the default). */
+static void feasible_setup(void)
+{
+    test_log_setup(NULL);
+    t0 = rt_thread_new((int)syscall(SYS_gettid));
+}
+
+static void pair_as(struct rt_thread *t, char *x, char *y)
+{
+    lock_as(t, x, RT_LOCK_MUTEX, 0);
+    lock_as(t, y, RT_LOCK_MUTEX, 0);
+    rt_on_lock_release(t, (uintptr_t)y, PC(2));
+    rt_on_lock_release(t, (uintptr_t)x, PC(2));
+}
+
+static unsigned long latents(void) { return rt_report_count(RT_KIND_LATENT_LOCK_ORDER); }
+
+START_TEST(feasible_two_threads_deadlock)
+{
+    struct rt_thread *t1 = rt_thread_new(7001), *t2 = rt_thread_new(7002);
+    pair_as(t1, A, B);
+    pair_as(t2, B, A);
+    ck_assert_uint_eq(inversions(), 1);
+    rt_lockorder_report_latent();
+    ck_assert_uint_eq(latents(), 0);
+}
+END_TEST
+
+START_TEST(feasible_one_thread_is_latent)
+{
+    pair(A, B);
+    pair(B, A);
+    pair(B, A); /* the same thread again changes nothing */
+    ck_assert_uint_eq(inversions(), 0);
+    rt_lockorder_report_latent();
+    ck_assert_uint_eq(latents(), 1);
+    const char *log = test_log_read();
+    ck_assert_ptr_nonnull(strstr(log, "INFO: latent circular locking dependency: 2 threads would have to run"));
+    ck_assert_ptr_nonnull(strstr(log, "only 1 distinct thread made its 2 edges"));
+    ck_assert_uint_eq(rt_report_errors(), 0); /* INFO: the exit status stays */
+}
+END_TEST
+
+/* A -> B and B -> C by one thread, C -> A by another: three locks need
+ * three threads. A third thread taking B -> C makes it a deadlock. */
+START_TEST(feasible_three_locks_two_threads_then_three)
+{
+    struct rt_thread *t1 = rt_thread_new(7001), *t2 = rt_thread_new(7002), *t3 = rt_thread_new(7003);
+    lock_as(t1, A, RT_LOCK_MUTEX, 0);
+    lock_as(t1, B, RT_LOCK_MUTEX, 0);
+    rt_on_lock_release(t1, (uintptr_t)A, PC(2));
+    lock_as(t1, C, RT_LOCK_MUTEX, 0);
+    rt_on_lock_release(t1, (uintptr_t)C, PC(2));
+    rt_on_lock_release(t1, (uintptr_t)B, PC(2));
+    pair_as(t2, C, A);
+    ck_assert_uint_eq(inversions(), 0);
+    pair_as(t3, B, C);
+    ck_assert_uint_eq(inversions(), 1);
+    ck_assert_ptr_nonnull(strstr(test_log_read(), "WARNING: possible circular locking dependency detected"));
+    rt_lockorder_report_latent();
+    ck_assert_uint_eq(latents(), 0); /* reported as a deadlock, not again as latent */
+}
+END_TEST
+
+/* A latent cycle becomes a deadlock when a second thread makes one of its
+ * edges, whichever. */
+START_TEST(feasible_latent_then_second_thread)
+{
+    struct rt_thread *t1 = rt_thread_new(7001);
+    pair(A, B);
+    pair(B, A);
+    ck_assert_uint_eq(inversions(), 0);
+    pair_as(t1, A, B);
+    ck_assert_uint_eq(inversions(), 1);
+    rt_lockorder_report_latent();
+    ck_assert_uint_eq(latents(), 0);
+}
+END_TEST
+
+START_TEST(feasible_lockdep_rule_restores_every_cycle)
+{
+    test_log_setup("lock_order_rule=lockdep");
+    pair(A, B);
+    pair(B, A);
+    ck_assert_uint_eq(inversions(), 1);
+    rt_lockorder_report_latent();
+    ck_assert_uint_eq(latents(), 0);
+}
+END_TEST
+
+/* Gates still apply: a cycle all of whose edges came under one outer lock,
+ * from distinct threads, stays silent and is not latent either. */
+START_TEST(feasible_gated_cycle_is_silent)
+{
+    struct rt_thread *t1 = rt_thread_new(7001), *t2 = rt_thread_new(7002);
+    lock_as(t1, G, RT_LOCK_MUTEX, 0);
+    pair_as(t1, A, B);
+    rt_on_lock_release(t1, (uintptr_t)G, PC(2));
+    lock_as(t2, G, RT_LOCK_MUTEX, 0);
+    pair_as(t2, B, A);
+    rt_on_lock_release(t2, (uintptr_t)G, PC(2));
+    ck_assert_uint_eq(inversions(), 0);
+    rt_lockorder_report_latent();
+    ck_assert_uint_eq(latents(), 0);
+}
+END_TEST
+
 Suite *lockorder_suite(void)
 {
     Suite *s = suite_create("lockorder");
@@ -589,5 +699,14 @@ Suite *lockorder_suite(void)
     tcase_add_test(tc, join_of_unknown_thread_is_no_wait);
     tcase_add_test(tc, hundred_thousand_lock_graph);
     suite_add_tcase(s, tc);
+    TCase *feasible = tcase_create("feasible");
+    tcase_add_checked_fixture(feasible, feasible_setup, NULL);
+    tcase_add_test(feasible, feasible_two_threads_deadlock);
+    tcase_add_test(feasible, feasible_one_thread_is_latent);
+    tcase_add_test(feasible, feasible_three_locks_two_threads_then_three);
+    tcase_add_test(feasible, feasible_latent_then_second_thread);
+    tcase_add_test(feasible, feasible_lockdep_rule_restores_every_cycle);
+    tcase_add_test(feasible, feasible_gated_cycle_is_silent);
+    suite_add_tcase(s, feasible);
     return s;
 }

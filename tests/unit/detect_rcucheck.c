@@ -17,7 +17,7 @@ static void setup(void)
 {
     test_log_setup(NULL);
     reader = rt_thread_new((int)syscall(SYS_gettid));
-    updater = rt_thread_new(getpid());
+    updater = rt_thread_new(getppid()); /* a tid of its own: a second thread */
 }
 
 START_TEST(freed_while_referenced)

@@ -2,6 +2,7 @@
  * and what it does with truncated, interleaved and corrupt input. */
 #include "../analyze/unit_helpers.h"
 #include "input.h"
+#include "demangle.h"
 #include "kinds.h"
 #include "parse_kernel.h"
 #include "parse_text.h"
@@ -335,6 +336,35 @@ START_TEST(overlong_lines_and_junk_from_a_file)
 }
 END_TEST
 
+/* A log with mangled C++ names (an older runtime, symbolize=0 symbolized
+ * by another tool): frames and the SUMMARY function read as C++. */
+START_TEST(cxx_names_are_demangled)
+{
+    static const char report[] =
+        "------------[ cut here ]------------\n"
+        "WARNING: possible circular locking dependency detected\n"
+        "CPU: 0 PID: 9 TID: 9 Comm: x Time: 2026-12-05T08:00:00.000Z\n"
+        "x/9 is trying to acquire lock [0x10] _ZL8accounts (pthread_mutex_t), at:\n"
+        " [<0000000000001001>] _ZNSt5mutex4lockEv (inlined) x+0x1001 /usr/include/c++/12/bits/std_mutex.h:100\n"
+        " [<0000000000001001>] _Z12record_auditv+0x25/0x74 (32) x+0x1001 x.cpp:29\n"
+        "SUMMARY: rtdd: lock-order-inversion x.cpp:29 in _Z12record_auditv\n"
+        "---[ end report ]---\n";
+    rt_demangle_may_load();
+    struct collected c = {0};
+    parse_into(&c, report);
+    ck_assert_uint_eq(c.n, 1);
+    const struct az_report *r = c.reports[0];
+    ck_assert_str_eq(r->function, "record_audit()");
+    ck_assert_str_eq(r->sections[0].frames[0].function, "std::mutex::lock()");
+    ck_assert_str_eq(r->sections[0].frames[1].function, "record_audit()");
+    char out[64];
+    ck_assert_int_eq(rt_demangle("main", out, sizeof out), 0); /* C names stay */
+    ck_assert_int_eq(rt_demangle("_ZNSt6thread6detachEv@@GLIBCXX_3.4.11", out, sizeof out), 1);
+    ck_assert_str_eq(out, "std::thread::detach()@@GLIBCXX_3.4.11");
+    collected_free(&c);
+}
+END_TEST
+
 START_TEST(unreadable_input_says_why)
 {
     struct collected c = {0};
@@ -367,6 +397,7 @@ Suite *analyze_parse_suite(void)
     tcase_add_test(tc, kernel_lockdep_report_sections);
     tcase_add_test(tc, overlong_lines_and_junk_from_a_file);
     tcase_add_test(tc, unreadable_input_says_why);
+    tcase_add_test(tc, cxx_names_are_demangled);
     tcase_set_timeout(tc, 30);
     suite_add_tcase(s, tc);
     return s;

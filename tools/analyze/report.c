@@ -1,4 +1,5 @@
 #include "report.h"
+#include "demangle.h"
 #include "util.h"
 #include <stdarg.h>
 #include <stdio.h>
@@ -174,6 +175,14 @@ unsigned az_report_frame_count(const struct az_report *r)
 
 #define DUP(field) c->field = az_arena_strdup(&c->arena, r->field)
 
+/* Logs of C++ programs may carry mangled names (an older runtime, or
+ * symbols a tool wrote): kept as people write them. */
+static const char *dup_function(struct az_report *c, const char *name)
+{
+    char plain[512];
+    return az_arena_strdup(&c->arena, rt_demangle(name, plain, sizeof plain) ? plain : name);
+}
+
 struct az_report *az_report_clone(const struct az_report *r)
 {
     struct az_report *c = az_xmalloc(sizeof *c);
@@ -184,7 +193,7 @@ struct az_report *az_report_clone(const struct az_report *r)
     DUP(comm);
     DUP(time);
     DUP(location);
-    DUP(function);
+    c->function = dup_function(c, r->function);
     DUP(corrupt);
     for (unsigned i = 0; i < c->nsections; i++) {
         struct az_section *s = &c->sections[i];
@@ -193,7 +202,7 @@ struct az_report *az_report_clone(const struct az_report *r)
         s->frames = s->nframes ? az_arena_alloc(&c->arena, s->nframes * sizeof *s->frames) : NULL;
         for (unsigned j = 0; j < s->nframes; j++) {
             struct az_frame f = r->sections[i].frames[j];
-            f.function = az_arena_strdup(&c->arena, f.function);
+            f.function = dup_function(c, f.function);
             f.file = az_arena_strdup(&c->arena, f.file);
             f.module = az_arena_strdup(&c->arena, f.module);
             s->frames[j] = f;

@@ -1,4 +1,5 @@
 #include "symbolize.h"
+#include "demangle.h"
 #include "util.h"
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -191,6 +192,9 @@ static const char *keep(struct az_symbolizer *s, const char *str)
 {
     if (!str || !*str)
         return NULL;
+    char plain[512];
+    if (rt_demangle(str, plain, sizeof plain))
+        return az_arena_strdup(&s->strings, plain);
     /* Paths under the working directory are shown relative to it, as the runtime does. */
     if (s->cwdlen > 1 && !strncmp(str, s->cwd, s->cwdlen))
         str += s->cwdlen;
@@ -207,6 +211,17 @@ static const char *die_name(Dwarf_Die *die)
     if (dwarf_attr_integrate(die, DW_AT_abstract_origin, &attr) && dwarf_formref_die(&attr, &origin))
         return dwarf_diename(&origin);
     return NULL;
+}
+
+/* An inlined C++ function by its linkage name (keep() demangles it into
+ * the qualified name), a C function by its name. */
+static const char *inline_name(Dwarf_Die *die)
+{
+    Dwarf_Attribute attr;
+    const char *linkage = NULL;
+    if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) || dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr))
+        linkage = dwarf_formstring(&attr);
+    return linkage ? linkage : die_name(die);
 }
 
 static struct resolved *resolve(struct az_symbolizer *s, struct module *m, uint64_t offset)
@@ -233,6 +248,16 @@ static struct resolved *resolve(struct az_symbolizer *s, struct module *m, uint6
     Dwarf_Die *cu = dwfl_module_addrdie(m->mod, addr, &cubias);
     Dwarf_Die *scopes = NULL;
     int nscopes = cu ? dwarf_getscopes(cu, addr - cubias, &scopes) : 0;
+    if (nscopes > 0) {
+        /* The concrete chain of inlined callers: the innermost DIE's parents
+         * (dwarf_getscopes goes on into its abstract definition). */
+        Dwarf_Die innermost = scopes[0];
+        free(scopes);
+        scopes = NULL;
+        nscopes = dwarf_getscopes_die(&innermost, &scopes);
+        if (nscopes < 0)
+            nscopes = 0;
+    }
     Dwarf_Files *files = NULL;
     if (nscopes > 0)
         dwarf_getsrcfiles(cu, &files, NULL);
@@ -240,7 +265,7 @@ static struct resolved *resolve(struct az_symbolizer *s, struct module *m, uint6
         if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
             continue;
         struct az_frame *f = &res->frames[n++];
-        f->function = keep(s, die_name(&scopes[i]));
+        f->function = keep(s, inline_name(&scopes[i]));
         f->file = keep(s, file_now);
         f->line = (unsigned)line;
         f->inlined = 1;

@@ -1,11 +1,13 @@
 /* "cfg_lock held -> synchronize_rcu()" against "rcu_read_lock -> cfg_lock":
  * the grace period waits for the reader, the reader for the lock. Reported
  * before anything blocks. A first pass teaches the runtime the call site:
- * with librtdd_rcu.so the second is recorded inline (record mode). */
+ * with librtdd_rcu.so the second is recorded inline (record mode). The
+ * reader is a thread of its own: a deadlock needs two threads (one run
+ * before the other here, so this run cannot hang). */
 // expect: lock-order-inversion
 // log: WARNING: possible circular locking dependency detected
 // log: rcu_read_lock
-// log: SUMMARY: rtdd: lock-order-inversion lock_cycle.c:25 in replace_config
+// log: SUMMARY: rtdd: lock-order-inversion lock_cycle.c:27 in replace_config
 #include "rcu_api.h"
 static pthread_mutex_t cfg_lock = PTHREAD_MUTEX_INITIALIZER;
 static int config;
@@ -25,11 +27,20 @@ __attribute__((noinline)) static void replace_config(void)
     synchronize_rcu();
     pthread_mutex_unlock(&cfg_lock);
 }
-int main(void)
+static void *reader(void *arg)
 {
     test_rcu_online();
     lookup_and_refresh(0);
     lookup_and_refresh(1);
+    test_rcu_offline();
+    return arg;
+}
+int main(void)
+{
+    pthread_t t;
+    test_rcu_online();
+    pthread_create(&t, NULL, reader, NULL);
+    pthread_join(t, NULL);
     replace_config();
     test_rcu_offline();
     return 0;
