@@ -20,7 +20,8 @@ START_TEST(function_names_are_normalized)
     static const char *const cases[][2] = {
         {"device_release.isra.0", "device_release"}, {"f.constprop.3", "f"}, {"f.part.1", "f"}, {"f.cold", "f"},
         {"f.isra.0.cold", "f"}, {"f.lto_priv.0", "f"}, {"__libc_start_main@@GLIBC_2.34", "__libc_start_main"},
-        {"memcpy@GLIBC_2.2.5", "memcpy"}, {"plain", "plain"}, {"a.b", "a.b"}, {"x.coldness", "x.coldness"}};
+        {"memcpy@GLIBC_2.2.5", "memcpy"}, {"plain", "plain"}, {"a.b", "a.b"}, {"x.coldness", "x.coldness"},
+        {"Account::move(int) [clone .isra.0]", "Account::move(int)"}, {"std::mutex::lock()", "std::mutex::lock()"}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char out[128];
         az_normalize_function(cases[i][0], out, sizeof out);
@@ -52,6 +53,19 @@ START_TEST(boilerplate_frames)
     ck_assert(az_frame_is_boilerplate(&f, 1));
     f.function = "check_no_locks_freed";
     ck_assert(az_frame_is_boilerplate(&f, 1));
+    /* C++: the library's headers inlined into the program, and libstdc++ itself. */
+    f.function = "std::mutex::lock()";
+    f.file = "/usr/include/c++/12/bits/std_mutex.h";
+    ck_assert(az_frame_is_boilerplate(&f, 0));
+    f.function = "__gthread_mutex_lock";
+    f.file = "/usr/include/x86_64-linux-gnu/c++/12/bits/gthr-default.h";
+    ck_assert(az_frame_is_boilerplate(&f, 0));
+    f.function = "record_audit()";
+    f.file = "tests/programs/cxx_lock_order.cpp";
+    ck_assert(!az_frame_is_boilerplate(&f, 0));
+    f.file = NULL;
+    f.module = "libstdc++.so.6";
+    ck_assert(az_frame_is_boilerplate(&f, 0));
 }
 END_TEST
 

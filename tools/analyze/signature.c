@@ -12,6 +12,9 @@ static const char *const clone_suffixes[] = {"isra", "constprop", "part", "cold"
 void az_normalize_function(const char *name, char *out, size_t cap)
 {
     size_t n = strcspn(name, "@"); /* symbol versions: __libc_start_main@@GLIBC_2.34 */
+    const char *clone = strstr(name, " [clone ."); /* a demangled C++ clone: f() [clone .isra.0] */
+    if (clone && (size_t)(clone - name) < n)
+        n = (size_t)(clone - name);
     for (const char *dot = memchr(name, '.', n); dot; dot = memchr(dot + 1, '.', n - (size_t)(dot + 1 - name))) {
         for (size_t i = 0; i < sizeof clone_suffixes / sizeof *clone_suffixes; i++) {
             size_t k = strlen(clone_suffixes[i]);
@@ -57,8 +60,15 @@ static const char *const kernel_boilerplate[] = {
 };
 static const char *const boilerplate_modules[] = {
     "librtdd.so*", "libc.so*", "ld-linux*.so*", "libpthread.so*", "libdl.so*", "libasan.so*", "libtsan.so*",
-    "libubsan.so*",
+    "libubsan.so*", "libstdc++.so*", "libgcc_s.so*",
 };
+
+/* Code from the system's and the compiler's headers, inlined into the
+ * program: glibc's wrappers, std::mutex::lock(), gthr-default.h. */
+static int in_system_header(const char *file)
+{
+    return !strncmp(file, "/usr/include/", 13) || !strncmp(file, "/usr/lib/gcc/", 13);
+}
 
 static int match_any(const char *const *globs, size_t n, const char *s)
 {
@@ -119,6 +129,8 @@ static int kernel_decision(const char *function)
 int az_frame_is_boilerplate(const struct az_frame *f, int kernel)
 {
     if (f->module && cached(f->module, 1, module_decision))
+        return 1;
+    if (!kernel && f->file && in_system_header(f->file))
         return 1;
     if (!f->function)
         return 0;
