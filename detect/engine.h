@@ -24,6 +24,10 @@ void rt_on_lock_destroy(struct rt_thread *t, uintptr_t addr, uintptr_t pc);
  * stack at exit): reports locks in it that any thread holds, and retires
  * every lock record in it. */
 void rt_on_free(struct rt_thread *t, uintptr_t start, size_t len, uintptr_t pc);
+/* The same after the memory is gone already (a library's data after
+ * dlclose; what says so in reports): held is judged from the threads'
+ * held-lock records, never by reading the lock. */
+void rt_on_unmapped(struct rt_thread *t, uintptr_t start, size_t len, const char *what, uintptr_t pc);
 
 /* Condition variables: the wait releases and re-takes the mutex inside
  * libc, where no wrapper sees it. */
@@ -62,6 +66,8 @@ int rt_lock_owner(const struct rt_lock *l, rt_stack_id *stack);
 extern int (*rt_lock_object_unlocked)(const struct rt_lock *l);
 /* Is l held by anyone: an owner, or readers. */
 int rt_lock_is_held(const struct rt_lock *l);
+/* The same from the held-lock records alone, without reading the lock. */
+int rt_lock_is_held_by_record(const struct rt_lock *l);
 
 /* In a forked child (the only thread left is self): reports locks other
  * threads held at the fork (INFO) and resets the thread registry. */

@@ -17,6 +17,8 @@ struct free_ctx {
     size_t len;
     rt_stack_id free_stack;
     int thread_exit; /* the range is the thread's own stack */
+    int unmapped;    /* the memory is gone already: judge by the held-lock records only */
+    const char *what; /* what the memory was, when not a heap block */
 };
 
 static void report_freed_lock(struct free_ctx *c, struct rt_lock *l)
@@ -34,6 +36,9 @@ static void report_freed_lock(struct free_ctx *c, struct rt_lock *l)
     if (c->thread_exit)
         rt_report_text(r, "memory [0x%lx-0x%lx] is the stack of %s/%d, which is exiting:", (unsigned long)c->start,
                        (unsigned long)(c->start + c->len), comm, c->t->tid);
+    else if (c->what)
+        rt_report_stack(r, c->free_stack, "memory [0x%lx-0x%lx], %s, unmapped by %s/%d at:", (unsigned long)c->start,
+                        (unsigned long)(c->start + c->len), c->what, comm, c->t->tid);
     else
         rt_report_stack(r, c->free_stack, "memory [0x%lx-0x%lx] freed by %s/%d at:", (unsigned long)c->start,
                         (unsigned long)(c->start + c->len), comm, c->t->tid);
@@ -46,7 +51,7 @@ static void report_freed_lock(struct free_ctx *c, struct rt_lock *l)
 static void check_lock(struct rt_lock *l, void *arg)
 {
     struct free_ctx *c = arg;
-    if (rt_lock_is_held(l))
+    if (c->unmapped ? rt_lock_is_held_by_record(l) : rt_lock_is_held(l))
         report_freed_lock(c, l);
     rt_lockorder_forget(l);
     rt_locktab_retire(l);
@@ -56,6 +61,13 @@ void rt_on_free(struct rt_thread *t, uintptr_t start, size_t len, uintptr_t pc)
 {
     (void)pc;
     /* pc 0: the thread's stack at its exit, where no free() stack exists. */
-    struct free_ctx c = { t, start, len, 0, pc == 0 };
+    struct free_ctx c = { t, start, len, 0, pc == 0, 0, NULL };
+    rt_locktab_for_range(start, len, check_lock, &c);
+}
+
+void rt_on_unmapped(struct rt_thread *t, uintptr_t start, size_t len, const char *what, uintptr_t pc)
+{
+    struct free_ctx c = { t, start, len, 0, 0, 1, what };
+    (void)pc;
     rt_locktab_for_range(start, len, check_lock, &c);
 }

@@ -372,10 +372,15 @@ int rt_lock_owner(const struct rt_lock *l, rt_stack_id *stack)
 
 int (*rt_lock_object_unlocked)(const struct rt_lock *l);
 
+int rt_lock_is_held_by_record(const struct rt_lock *l)
+{
+    return rt_lock_owner(l, NULL) != 0 || rt_lock_readers(l, NULL, NULL) > 0;
+}
+
 int rt_lock_is_held(const struct rt_lock *l)
 {
     int (*unlocked)(const struct rt_lock *) = __atomic_load_n(&rt_lock_object_unlocked, __ATOMIC_ACQUIRE);
     if (unlocked && unlocked(l))
         return 0;
-    return rt_lock_owner(l, NULL) != 0 || rt_lock_readers(l, NULL, NULL) > 0;
+    return rt_lock_is_held_by_record(l);
 }

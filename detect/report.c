@@ -43,6 +43,10 @@ static struct rt_pool report_pool = RT_POOL_INIT(struct rt_report);
 static rt_spin_t write_lock = RT_SPIN_INIT;
 static _Atomic unsigned long kind_counts[RT_KIND_COUNT];
 static _Atomic unsigned long suppressed_count, error_count;
+/* Reports claimed (counted) and not yet written, and this thread's share:
+ * the exit path waits for the others' (rt_report_wait_in_flight). */
+static _Atomic unsigned in_flight;
+static __thread unsigned in_flight_here __attribute__((tls_model("initial-exec")));
 
 /* Keys of reports already written, for de-duplication. */
 #define SEEN_SLOTS 8192
@@ -491,6 +495,14 @@ int rt_report_finish(struct rt_report *r)
         struct summary s = { 0 };
         char comm[32], when[40];
         struct rt_buf out;
+        /* Counted from the moment it is ours: a duplicate of it in another
+         * thread returns at once, and may go on to exit() while this one
+         * is still symbolized; the exit status and the exit path must know. */
+        __atomic_fetch_add(&in_flight, 1, __ATOMIC_ACQ_REL);
+        in_flight_here++;
+        __atomic_fetch_add(&kind_counts[r->kind], 1, __ATOMIC_RELAXED);
+        if (info->severity != RT_SEV_INFO)
+            __atomic_fetch_add(&error_count, 1, __ATOMIC_RELAXED);
         for (unsigned i = 0; i < r->nitems; i++)
             if (r->items[i].is_stack && r->items[i].stack) {
                 for_frames(r, i, summary_frame, &s);
@@ -517,12 +529,11 @@ int rt_report_finish(struct rt_report *r)
             rt_buf_printf(&out, "\n[report truncated]\nSUMMARY: rtdd: %s %s in %s\n" RT_REPORT_END "\n", info->name,
                           s.location, s.function);
         }
-        __atomic_fetch_add(&kind_counts[r->kind], 1, __ATOMIC_RELAXED);
-        if (info->severity != RT_SEV_INFO)
-            __atomic_fetch_add(&error_count, 1, __ATOMIC_RELAXED);
         rt_spin_lock(&write_lock);
         rt_log_write(out.data, out.len);
         rt_spin_unlock(&write_lock);
+        in_flight_here--;
+        __atomic_fetch_sub(&in_flight, 1, __ATOMIC_ACQ_REL);
         written = 1;
     }
     int fatal = written && r->fatal;
@@ -545,6 +556,18 @@ unsigned long rt_report_errors(void) { return __atomic_load_n(&error_count, __AT
 unsigned long rt_report_suppressed(void) { return __atomic_load_n(&suppressed_count, __ATOMIC_RELAXED); }
 
 static _Atomic int summary_written;
+
+unsigned rt_report_wait_in_flight(unsigned max_ms)
+{
+    unsigned others;
+    for (unsigned ms = 0; (others = __atomic_load_n(&in_flight, __ATOMIC_ACQUIRE) - in_flight_here) > 0; ms++) {
+        if (ms >= max_ms)
+            return others;
+        struct timespec ts = { 0, 1000000 };
+        nanosleep(&ts, NULL);
+    }
+    return 0;
+}
 
 void rt_report_exit_summary(int pid)
 {
@@ -569,6 +592,10 @@ void rt_report_exit_summary(int pid)
     if (total)
         rt_buf_putc(&b, ')');
     rt_buf_printf(&b, ", %lu suppressed", rt_report_suppressed());
+    unsigned unwritten = __atomic_load_n(&in_flight, __ATOMIC_ACQUIRE);
+    if (unwritten)
+        rt_buf_printf(&b, "; %u of the reports %s still being written when the process ended", unwritten,
+                      unwritten == 1 ? "was" : "were");
     unsigned long sections = rt_rcu_sections();
     if (sections)
         rt_buf_printf(&b, "; %lu RCU read sections, %lu of them migrated to another CPU (harmless: each unlock "

@@ -41,6 +41,9 @@ unsigned long rt_report_errors(void);
 unsigned long rt_report_suppressed(void);
 /* The one-line summary written at exit (print_summary=1). */
 void rt_report_exit_summary(int pid);
+/* Waits, up to max_ms, until the reports other threads have begun to
+ * write (already counted) are written; returns how many are still not. */
+unsigned rt_report_wait_in_flight(unsigned max_ms);
 
 /* Thread name of tid from /proc (no stdio, no allocation). */
 void rt_thread_comm(int tid, char *out, size_t cap);

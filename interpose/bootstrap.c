@@ -126,6 +126,7 @@ RT_HIDDEN void rti_resolve(void)
         RESOLVE(cnd_wait, "cnd_wait");
         RESOLVE(cnd_timedwait, "cnd_timedwait");
         RESOLVE(munmap, "munmap");
+        RESOLVE(dlclose, "dlclose");
         RESOLVE(pthread_create, "pthread_create");
         RESOLVE(thrd_create, "thrd_create");
         RESOLVE(pthread_join, "pthread_join");

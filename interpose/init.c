@@ -39,6 +39,8 @@ __attribute__((noreturn)) static void die_now(int code)
 static void at_exit(void)
 {
     rti_guard++;
+    /* A report another thread has begun is written before the process ends. */
+    rt_report_wait_in_flight(3000);
     rt_lockorder_report_latent();
     rt_report_exit_summary(getpid());
     if (rt_report_errors() > 0) {
@@ -272,6 +274,7 @@ RTI_EXPORT void _exit(int status)
 {
     if (__atomic_load_n(&rti_state, __ATOMIC_ACQUIRE) == RTI_READY && rt_report_errors() > 0) {
         rti_guard++;
+        rt_report_wait_in_flight(3000); /* counted reports other threads are writing */
         rt_report_exit_summary(getpid());
         if (status == 0)
             status = (int)rt_opt.exitcode;

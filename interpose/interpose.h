@@ -71,6 +71,7 @@ struct rti_real {
     int (*cnd_wait)(void *, void *);
     int (*cnd_timedwait)(void *, void *, const struct timespec *);
     int (*munmap)(void *, size_t);
+    int (*dlclose)(void *);
     int (*pthread_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
     int (*thrd_create)(thrd_t *, thrd_start_t, void *);
     int (*pthread_join)(pthread_t, void **);

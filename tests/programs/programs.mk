@@ -14,6 +14,12 @@ $(PROG_DIR)/libearly.so: tests/programs/lib/early.c
 $(PROG_DIR)/early_constructor: tests/programs/early_constructor.c $(PROG_DIR)/libearly.so
 	@echo "  CC $@"; $(CC) $(PROG_CFLAGS) -o $@ $< -L$(PROG_DIR) -learly -Wl,-rpath,'$$ORIGIN'
 
+$(PROG_DIR)/libheld.so: tests/programs/lib/held.c
+	@mkdir -p $(dir $@)
+	@echo "  CC $@"; $(CC) $(PROG_CFLAGS) -fPIC -shared -o $@ $<
+
+$(PROG_DIR)/dlclose_held_lock: $(PROG_DIR)/libheld.so
+
 # rseq_own_area_glibc_off.c is rseq_own_area.c run another way.
 $(PROG_DIR)/rseq_own_area_glibc_off: tests/programs/rseq_own_area.c
 $(PROG_DIR)/%: tests/programs/%.c
@@ -26,7 +32,7 @@ $(PROG_DIR)/%: tests/programs/%.cpp
 
 CHECK_TARGETS += programs-check
 .PHONY: programs-check
-programs-check: $(PROG_BINS) $(PROG_DIR)/libearly.so $(BUILD)/lib/librtdd.so $(BUILD)/bin/rtdd
+programs-check: $(PROG_BINS) $(PROG_DIR)/libearly.so $(PROG_DIR)/libheld.so $(BUILD)/lib/librtdd.so $(BUILD)/bin/rtdd
 	@for b in $(PROG_BINS); do \
 	  n=$$(basename $$b); src=$$(ls tests/programs/$$n.c tests/programs/$$n.cpp 2>/dev/null | head -1); \
 	  $(RECORD) program/$$n tests/programs/check-case.sh $(BUILD)/bin/rtdd $$b $$src; \

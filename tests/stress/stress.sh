@@ -114,6 +114,24 @@ exit-race)
     done
     ok "$runs runs, exit statuses as documented"
     ;;
+duplicate-exit)
+    # The same bad unlock in four threads at once, then exit(2) in one of
+    # them: the report begun by the first is never lost (200 runs).
+    runs=0
+    for i in $(seq 200); do
+        rm -f "$work/log"
+        run 15 "$work/out" "$work/err" "$rtdd" run --log-path="$work/log" -- "$bins/duplicate_exit"
+        runs=$((runs + 1))
+        expect_status 66 "duplicate_exit run $i"
+        touch "$work/log"
+        n=$(grep -c '^SUMMARY: rtdd: bad-unlock ' "$work/log")
+        [ "$n" = 1 ] || { bad "duplicate_exit run $i: $n bad-unlock reports"; head -5 "$work/log"; break; }
+        grep -q '^rtdd: summary: pid [0-9]*: 1 report (bad-unlock: 1)' "$work/log" \
+            || { bad "duplicate_exit run $i: exit summary"; grep '^rtdd: summary' "$work/log"; break; }
+        out=$($check --outside '.' "$work/log") || { bad "duplicate_exit run $i: $out"; break; }
+    done
+    ok "$runs runs: one report each, exit status 66"
+    ;;
 kill-after-reports)
     # 20 reports, then SIGKILL: all 20 are in the log, complete (text and json).
     # rtdd run executes the program in its own process, so $! is the
