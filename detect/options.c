@@ -64,12 +64,36 @@ static int parse_long(const char *s, size_t n, long *out)
     return 0;
 }
 
+/* A log path names a file (or stderr, stdout); %p is the pid, %% a percent
+ * sign; anything else after % is a mistake, not a file name. */
+static int check_log_path(const char *val, size_t vallen, struct rt_buf *err)
+{
+    char shown[160];
+    if (vallen == 0) {
+        rt_buf_puts(err, "option 'log_path' is empty: give stderr, stdout or a file path");
+        return -1;
+    }
+    for (size_t i = 0; i < vallen; i++) {
+        if (val[i] != '%')
+            continue;
+        if (i + 1 < vallen && (val[i + 1] == 'p' || val[i + 1] == '%')) {
+            i++;
+            continue;
+        }
+        rt_buf_printf(err, "option 'log_path': unknown escape '%s' in '%s' (%%p is the process id, %%%% a %%)",
+                      i + 1 < vallen ? rt_quote(shown, 8, val + i, 2) : "%", rt_quote(shown + 8, sizeof shown - 8, val, vallen));
+        return -1;
+    }
+    return 0;
+}
+
 int rt_option_set(struct rt_options *o, const char *key, size_t keylen, const char *val, size_t vallen,
                   struct rt_buf *err)
 {
     const struct rt_option_info *info = rt_option_find(key, keylen);
+    char shown[160];
     if (!info) {
-        rt_buf_printf(err, "unknown option '%.*s'", (int)keylen, key);
+        rt_buf_printf(err, "unknown option '%s'", rt_quote(shown, sizeof shown, key, keylen));
         list_keys(err);
         return -1;
     }
@@ -79,8 +103,8 @@ int rt_option_set(struct rt_options *o, const char *key, size_t keylen, const ch
     case RT_OPT_BOOL:
     case RT_OPT_INT:
         if (parse_long(val, vallen, &num) < 0 || num < info->min || num > info->max) {
-            rt_buf_printf(err, "bad value '%.*s' for option '%s': expected %s from %ld to %ld", (int)vallen, val,
-                          info->key, info->type == RT_OPT_BOOL ? "0 or 1, a whole number" : "a whole number",
+            rt_buf_printf(err, "bad value '%s' for option '%s': expected %s from %ld to %ld",
+                          rt_quote(shown, sizeof shown, val, vallen), info->key, info->type == RT_OPT_BOOL ? "0 or 1, a whole number" : "a whole number",
                           info->min, info->max);
             list_keys(err);
             return -1;
@@ -93,8 +117,8 @@ int rt_option_set(struct rt_options *o, const char *key, size_t keylen, const ch
     case RT_OPT_ENUM: {
         int idx = enum_index(info->values, val, vallen);
         if (idx < 0) {
-            rt_buf_printf(err, "bad value '%.*s' for option '%s': expected one of %s", (int)vallen, val, info->key,
-                          info->values);
+            rt_buf_printf(err, "bad value '%s' for option '%s': expected one of %s",
+                          rt_quote(shown, sizeof shown, val, vallen), info->key, info->values);
             list_keys(err);
             return -1;
         }
@@ -106,6 +130,8 @@ int rt_option_set(struct rt_options *o, const char *key, size_t keylen, const ch
             rt_buf_printf(err, "value for option '%s' is longer than %d bytes", info->key, RT_OPT_STRING_MAX - 1);
             return -1;
         }
+        if (!strcmp(info->key, "log_path") && check_log_path(val, vallen, err) < 0)
+            return -1;
         memcpy(field, val, vallen);
         ((char *)field)[vallen] = 0;
         return 0;
@@ -133,7 +159,8 @@ int rt_options_parse(struct rt_options *o, const char *text, struct rt_buf *err)
         if (n > 0) {
             const char *eq = memchr(p, '=', n);
             if (!eq) {
-                rt_buf_printf(err, "option '%.*s' has no value (expected key=value)", (int)n, p);
+                char shown[160];
+                rt_buf_printf(err, "option '%s' has no value (expected key=value)", rt_quote(shown, sizeof shown, p, n));
                 list_keys(err);
                 return -1;
             }

@@ -156,3 +156,23 @@ void rt_buf_json_str(struct rt_buf *b, const char *s)
         }
     }
 }
+
+const char *rt_quote(char *out, size_t cap, const char *s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t o = 0;
+    for (size_t i = 0; i < n && o + 5 < cap; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c < 0x7f) {
+            out[o++] = (char)c;
+        } else {
+            out[o++] = '\\';
+            out[o++] = 'x';
+            out[o++] = hex[c >> 4];
+            out[o++] = hex[c & 15];
+        }
+    }
+    if (cap)
+        out[o < cap ? o : cap - 1] = 0;
+    return out;
+}

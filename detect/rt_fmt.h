@@ -19,6 +19,10 @@ void rt_buf_putn(struct rt_buf *b, const char *s, size_t n);
  * flags, and %.*s; unknown conversions are copied literally. */
 void rt_buf_printf(struct rt_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void rt_buf_vprintf(struct rt_buf *b, const char *fmt, va_list ap);
+/* Text from outside (a file, the environment) for a message: bytes that
+ * are not printable ASCII written as \xNN, at most cap - 1 bytes, into
+ * out; returns out. */
+const char *rt_quote(char *out, size_t cap, const char *s, size_t n);
 /* JSON string body escaping (no surrounding quotes). */
 void rt_buf_json_str(struct rt_buf *b, const char *s);
 #endif

@@ -74,7 +74,8 @@ struct rt_suppressions *rt_suppressions_parse(const char *text, size_t len, cons
             continue;
         const char *colon = memchr(line, ':', n);
         if (!colon) {
-            rt_buf_printf(err, "%s:%u: expected KIND:PATTERN, got '%.*s'", name, lineno, (int)n, line);
+            char shown[200];
+            rt_buf_printf(err, "%s:%u: expected KIND:PATTERN, got '%s'", name, lineno, rt_quote(shown, sizeof shown, line, n));
             return NULL;
         }
         const char *kind = line;
@@ -82,8 +83,9 @@ struct rt_suppressions *rt_suppressions_parse(const char *text, size_t len, cons
         const char *pat = colon + 1;
         size_t plen = trim(&pat, n - (size_t)(colon - line) - 1);
         if (!(klen == 1 && kind[0] == '*') && rt_kind_lookup(kind, klen) < 0) {
-            rt_buf_printf(err, "%s:%u: unknown report kind '%.*s' (valid: * or a kind such as %s)", name, lineno,
-                          (int)klen, kind, rt_kind_table[0].name);
+            char shown[200];
+            rt_buf_printf(err, "%s:%u: unknown report kind '%s' (valid: * or a kind such as %s)", name, lineno,
+                          rt_quote(shown, sizeof shown, kind, klen), rt_kind_table[0].name);
             return NULL;
         }
         if (plen == 0 || plen >= sizeof s->rules[0].pattern) {

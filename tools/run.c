@@ -143,6 +143,9 @@ int rtdd_run_main(int argc, char **argv)
             rtdd_run_usage(0);
             return 0;
         }
+        if (a[0] == '-' && a[1] != '-')
+            return fail("unknown option '%s' (options are --key=value; put -- before a program whose name "
+                        "starts with -); see rtdd run --help", a);
         if (strncmp(a, "--", 2))
             break;
         const char *eq = strchr(a, '=');
@@ -175,6 +178,8 @@ int rtdd_run_main(int argc, char **argv)
     struct stat st;
     if (stat(program, &st) < 0)
         return fail("cannot run '%s': no such file", program);
+    if (S_ISDIR(st.st_mode))
+        return fail("cannot run '%s': it is a directory, not a program", program);
     if (st.st_mode & (S_ISUID | S_ISGID))
         return fail("'%s' is setuid or setgid: the dynamic loader ignores LD_PRELOAD for it, so rtdd "
                     "cannot check it. Run a copy without the setuid bit.",

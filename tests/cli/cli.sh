@@ -31,6 +31,17 @@ check run-unknown-option 2 "unknown option 'halt_on_eror'.*valid options: log_pa
 check run-bad-value 2 "bad value 'x' for option 'exitcode'" -- "$rtdd" run --exitcode=x -- /bin/true
 check run-option-without-value 2 'needs a value' -- "$rtdd" run --symbolize -- /bin/true
 check run-missing-program 2 "cannot find program 'no-such-program-xyz'" -- "$rtdd" run -- no-such-program-xyz
+check run-dash-option 2 "unknown option '-x'" -- "$rtdd" run -x true
+check run-directory 2 "is a directory, not a program" -- "$rtdd" run -- /tmp
+check run-empty-log-path 2 "option 'log_path' is empty" -- env RTDD_OPTIONS=log_path= "$rtdd" run -- true
+check run-log-path-escape 2 "unknown escape '%q'" -- "$rtdd" run --log-path="$work/x%q.log" -- true
+# Bytes from the environment or a file are shown escaped, never sent raw to the terminal.
+check run-binary-option 2 "unknown option 'bad[\\]x1b[[]31m'" -- env RTDD_OPTIONS=$'bad\x1b[31m=1' "$rtdd" run -- true
+printf 'kind\a:x\n' >"$work/binary.supp"
+check run-binary-suppression 2 "unknown report kind 'kind[\\]x07'" -- "$rtdd" run --suppressions="$work/binary.supp" -- true
+: >"$work/empty.json"
+printf 'no reports\n' >"$work/plain.log"
+check analyze-empty-baseline 2 "baseline '.*empty.json' is empty" -- "$rtdd" analyze --baseline="$work/empty.json" "$work/plain.log"
 check run-true 0 '' -- "$rtdd" run -- true
 check run-exit-status-kept 3 '' -- "$rtdd" run -- sh -c 'exit 3'
 

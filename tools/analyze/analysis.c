@@ -4,6 +4,8 @@
 #include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <errno.h>
 
 void az_analysis_init(struct az_analysis *a)
 {
@@ -204,9 +206,20 @@ static int cmp_str(const void *x, const void *y)
 
 int az_analysis_load_baseline(struct az_analysis *a, const char *path, char *err, size_t errlen)
 {
+    struct stat st;
+    if (stat(path, &st) < 0) {
+        snprintf(err, errlen, "cannot read baseline '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    if (S_ISREG(st.st_mode) && st.st_size == 0) {
+        snprintf(err, errlen, "baseline '%s' is empty: expected the JSON output of an earlier rtdd analyze --format=json",
+                 path);
+        return -1;
+    }
     json_object *root = json_object_from_file(path);
     if (!root) {
-        snprintf(err, errlen, "cannot read baseline '%s': %s", path, json_util_get_last_err());
+        const char *why = json_util_get_last_err();
+        snprintf(err, errlen, "baseline '%s' is not valid JSON%s%s", path, why ? ": " : "", why ? why : "");
         return -1;
     }
     json_object *arr;
