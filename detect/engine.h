@@ -19,6 +19,9 @@ enum {
 
 /* Lock identity. */
 void rt_on_lock_init(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type, uintptr_t pc);
+/* Before an init call overwrites a lock the runtime knows: a held one is a
+ * destroy-locked ("re-initializing"); the old record is retired. */
+void rt_on_lock_reinit(struct rt_thread *t, uintptr_t addr, uintptr_t pc);
 void rt_on_lock_destroy(struct rt_thread *t, uintptr_t addr, uintptr_t pc);
 /* Before memory [start, start+len) dies (free, realloc, munmap, a thread's
  * stack at exit): reports locks in it that any thread holds, and retires

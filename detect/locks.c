@@ -124,6 +124,17 @@ struct rt_lock *rt_lock_lookup_slow(struct rt_thread *t, uintptr_t addr, enum rt
     return l;
 }
 
+void rt_on_lock_reinit(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
+{
+    struct rt_lock *old = rt_locktab_find(addr);
+    if (!old)
+        return;
+    if (rt_lock_is_held(old))
+        rt_report_destroy_locked(t, old, "re-initializing", pc);
+    rt_lockorder_forget(old);
+    rt_locktab_retire(old);
+}
+
 void rt_on_lock_init(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type, uintptr_t pc)
 {
     int created;

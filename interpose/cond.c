@@ -81,6 +81,7 @@ RTI_EXPORT int mtx_init(mtx_t *m, int type)
 {
     if (unlikely(!rti_resolved()))
         return thrd_error;
+    rti_before_init((uintptr_t)m, 0, RTI_CALLER());
     int r = rti_real.mtx_init(m, type);
     rti_after_init(r == thrd_success ? 0 : r, (uintptr_t)m, rti_mutex_type(m), RTI_CALLER());
     return r;

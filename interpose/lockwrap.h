@@ -130,6 +130,27 @@ RT_HIDDEN int rti_acquired_uncached(struct rt_thread *t, uintptr_t obj, enum rt_
     return general((obj), RTI_CALLER())
 
 /* After a successful pthread_*_init: the object starts a new life. */
+#if defined(__x86_64__) || defined(__i386__)
+#define RTI_SPIN_UNLOCKED 1 /* glibc's x86 spinlocks count down from 1 */
+#else
+#define RTI_SPIN_UNLOCKED 0
+#endif
+
+/* Before pthread_*_init (or mtx_init) overwrites a lock: one still held is
+ * reported, judged while its word still says so. An unlocked mutex or
+ * rwlock has a first word of 0 (unlocked_word), glibc's x86-64 spinlock 1:
+ * a fresh or free object costs a load. */
+static inline void rti_before_init(uintptr_t obj, int unlocked_word, uintptr_t pc)
+{
+    struct rt_thread *t;
+    if (likely(*(const volatile int *)obj == unlocked_word))
+        return;
+    if ((t = rti_enter()) != NULL) {
+        rt_on_lock_reinit(t, obj, pc);
+        rti_leave();
+    }
+}
+
 static inline int rti_after_init(int r, uintptr_t obj, enum rt_lock_type type, uintptr_t pc)
 {
     struct rt_thread *t;

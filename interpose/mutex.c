@@ -21,6 +21,7 @@ RTI_EXPORT int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t 
 {
     if (unlikely(!rti_resolved()))
         return 0;
+    rti_before_init((uintptr_t)m, 0, RTI_CALLER());
     int r = rti_real.mutex_init(m, attr); /* the type is read from the initialized object */
     return rti_after_init(r, (uintptr_t)m, mutex_type(m), RTI_CALLER());
 }

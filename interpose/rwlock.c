@@ -16,6 +16,7 @@ RTI_EXPORT int pthread_rwlock_init(pthread_rwlock_t *rw, const pthread_rwlockatt
 {
     if (unlikely(!rti_resolved()))
         return 0;
+    rti_before_init((uintptr_t)rw, 0, RTI_CALLER());
     int r = rti_after_init(rti_real.rwlock_init(rw, attr), (uintptr_t)rw, RT_LOCK_RWLOCK, RTI_CALLER());
     if (r == 0)
         note_kind(rt_locktab_find((uintptr_t)rw), rw);
@@ -97,6 +98,7 @@ RTI_EXPORT int pthread_spin_init(pthread_spinlock_t *s, int pshared)
 {
     if (unlikely(!rti_resolved()))
         return 0;
+    rti_before_init((uintptr_t)s, RTI_SPIN_UNLOCKED, RTI_CALLER());
     return rti_after_init(rti_real.spin_init(s, pshared), (uintptr_t)s, RT_LOCK_SPIN, RTI_CALLER());
 }
 
