@@ -9,9 +9,14 @@
  * close or dup2 over low ones. */
 #define LOG_FD_FLOOR 200
 
-static int log_fd = 2;
+static _Atomic int log_fd = 2;
 static char log_template[512];
 static int log_is_file;
+/* The descriptor is the runtime's own (a file it opened, or its copy of
+ * stderr or stdout): the program never reopens it for its own data. */
+static int log_fd_own;
+static int log_std = 2; /* which standard descriptor a copy was made of */
+static void copy_standard(int std);
 
 int rt_log_expand_path(const char *tmpl, int pid, char *out, size_t cap)
 {
@@ -63,15 +68,66 @@ static void open_file(void)
         fd = high;
     }
     log_fd = fd;
+    log_fd_own = 1;
+}
+
+int rt_log_fd_in(unsigned lo, unsigned hi)
+{
+    int fd = __atomic_load_n(&log_fd, __ATOMIC_RELAXED);
+    return log_fd_own && fd >= 0 && (unsigned)fd >= lo && (unsigned)fd <= hi;
+}
+
+int rt_log_move_out_of(unsigned lo, unsigned hi)
+{
+    int fd = __atomic_load_n(&log_fd, __ATOMIC_ACQUIRE);
+    if (!log_fd_own || fd < 0 || (unsigned)fd < lo || (unsigned)fd > hi)
+        return 0;
+    /* Above the range if there is room, else anywhere from the floor up
+     * outside it: the program's call then closes or replaces the old one. */
+    int to = hi < 1u << 20 ? fcntl(fd, F_DUPFD_CLOEXEC, (int)hi + 1) : -1;
+    if (to < 0 && lo > LOG_FD_FLOOR)
+        to = fcntl(fd, F_DUPFD_CLOEXEC, LOG_FD_FLOOR);
+    if (to >= 0 && ((unsigned)to < lo || (unsigned)to > hi)) {
+        __atomic_store_n(&log_fd, to, __ATOMIC_RELEASE);
+        return 0;
+    }
+    if (to >= 0)
+        close(to);
+    return -1;
+}
+
+void rt_log_reopen(void)
+{
+    /* The program closed every descriptor above a point (closefrom(3), as
+     * daemons do): the log file is opened again, or stderr copied again. */
+    if (log_is_file)
+        open_file();
+    else
+        copy_standard(log_std);
+}
+
+/* A copy of stderr or stdout as it is now, on a high number: reports keep
+ * going where the user looks when the program closes fd 2, or opens its
+ * own file there. If the descriptor is not open, the standard one is used
+ * as before. */
+static void copy_standard(int std)
+{
+    log_std = std;
+    int fd = fcntl(std, F_DUPFD_CLOEXEC, LOG_FD_FLOOR);
+    log_fd = fd >= 0 ? fd : std;
+    log_fd_own = fd >= 0;
 }
 
 void rt_log_open(const char *log_path)
 {
     log_is_file = 0;
+    if (log_fd_own && log_fd > 2)
+        close(log_fd); /* a second set-up (tests): the old copy goes */
+    log_fd_own = 0;
     if (!log_path[0] || !strcmp(log_path, "stderr")) {
-        log_fd = 2;
+        copy_standard(2);
     } else if (!strcmp(log_path, "stdout")) {
-        log_fd = 1;
+        copy_standard(1);
     } else {
         size_t n = strlen(log_path);
         if (n >= sizeof log_template)
@@ -100,7 +156,8 @@ static int write_all(int fd, const char *buf, size_t len)
 void rt_log_write(const char *buf, size_t len)
 {
     int saved = errno;
-    if (write_all(log_fd, buf, len) < 0 && log_fd != 2) {
+    int fd = __atomic_load_n(&log_fd, __ATOMIC_ACQUIRE);
+    if (write_all(fd, buf, len) < 0 && fd != 2) {
         static _Atomic int warned;
         int e = errno;
         if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
@@ -115,6 +172,7 @@ void rt_log_after_fork(void)
     if (log_is_file && strstr(log_template, "%p")) {
         if (log_fd > 2)
             close(log_fd);
+        log_fd_own = 0;
         open_file();
     }
 }

@@ -9,6 +9,13 @@ void rt_log_open(const char *log_path);
 /* Writes buf with one write(2) (looping only on short writes and EINTR).
  * If the log cannot take it (full disk), the text goes to stderr. */
 void rt_log_write(const char *buf, size_t len);
+/* Does the runtime's own log descriptor lie in [lo, hi]? (A close, dup2
+ * or close_range of the program is about to take it.) */
+int rt_log_fd_in(unsigned lo, unsigned hi);
+/* Moves the runtime's own log descriptor out of [lo, hi] first; -1 when
+ * there is no room (then call rt_log_reopen once the range is closed). */
+int rt_log_move_out_of(unsigned lo, unsigned hi);
+void rt_log_reopen(void);
 /* In a forked child: a per-pid log is reopened under the new pid. */
 void rt_log_after_fork(void);
 /* Expands %p and %% in a log_path template. Returns -1 if it does not fit. */

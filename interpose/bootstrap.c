@@ -127,6 +127,11 @@ RT_HIDDEN void rti_resolve(void)
         RESOLVE(cnd_timedwait, "cnd_timedwait");
         RESOLVE(munmap, "munmap");
         RESOLVE(dlclose, "dlclose");
+        RESOLVE(close, "close");
+        RESOLVE(dup2, "dup2");
+        RESOLVE(dup3, "dup3");
+        RESOLVE(close_range, "close_range");
+        RESOLVE(closefrom, "closefrom");
         RESOLVE(pthread_create, "pthread_create");
         RESOLVE(thrd_create, "thrd_create");
         RESOLVE(pthread_join, "pthread_join");

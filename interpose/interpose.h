@@ -72,6 +72,11 @@ struct rti_real {
     int (*cnd_timedwait)(void *, void *, const struct timespec *);
     int (*munmap)(void *, size_t);
     int (*dlclose)(void *);
+    int (*close)(int);
+    int (*dup2)(int, int);
+    int (*dup3)(int, int, int);
+    int (*close_range)(unsigned, unsigned, int);
+    void (*closefrom)(int);
     int (*pthread_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
     int (*thrd_create)(thrd_t *, thrd_start_t, void *);
     int (*pthread_join)(pthread_t, void **);

@@ -45,6 +45,30 @@ check analyze-empty-baseline 2 "baseline '.*empty.json' is empty" -- "$rtdd" ana
 check run-true 0 '' -- "$rtdd" run -- true
 check run-exit-status-kept 3 '' -- "$rtdd" run -- sh -c 'exit 3'
 
+# A program that closes fd 2 and opens its own file there, or dup2s over the
+# log's descriptor, or closes every descriptor: reports still go where they
+# went, never into the program's data or stdout.
+if cc -pthread -o "$work/fd_takeover" tests/cli/fd_takeover.c 2>"$work/cc.err"; then
+    "$rtdd" run -- "$work/fd_takeover" reopen "$work/data.txt" >"$work/out" 2>"$work/err"
+    st=$?
+    [ $st = 66 ] || { echo "fd reopen: exit $st, expected 66"; fail=1; }
+    [ "$(cat "$work/data.txt")" = "$(printf 'data line 1\ndata line 2')" ] \
+        || { echo "fd reopen: the program's file got more than its data:"; head -5 "$work/data.txt"; fail=1; }
+    grep -q '^SUMMARY: rtdd: bad-unlock' "$work/err" && grep -q '^rtdd: summary: .*1 report' "$work/err" \
+        || { echo "fd reopen: the report and summary are not on the original stderr"; fail=1; }
+    for how in fill range; do
+        rm -f "$work/fd.log"
+        "$rtdd" run --log-path="$work/fd.log" -- "$work/fd_takeover" $how >"$work/out" 2>"$work/err"
+        st=$?
+        [ $st = 66 ] || { echo "fd $how: exit $st, expected 66"; fail=1; }
+        grep -q 'rtdd' "$work/out" && { echo "fd $how: the report went to the program's stdout"; fail=1; }
+        grep -q '^SUMMARY: rtdd: bad-unlock' "$work/fd.log" 2>/dev/null \
+            || { echo "fd $how: the log file lacks the report"; cat "$work/err" | head -5; fail=1; }
+    done
+else
+    echo "cannot build fd_takeover"; cat "$work/cc.err"; fail=1
+fi
+
 # A static program cannot be preloaded: refused, not run unchecked.
 printf 'int main(void){return 0;}\n' >"$work/s.c"
 if cc -static -o "$work/static" "$work/s.c" 2>/dev/null; then
