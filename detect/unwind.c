@@ -140,25 +140,20 @@ void rt_unwind_fork_child(void)
 static rt_stack_id capture(unsigned max_depth);
 static rt_stack_id capture_libunwind(unsigned max_depth);
 
-rt_stack_id rt_stack_capture_libunwind(unsigned max_depth)
+/* Every capture passes the fork gate (above). */
+static rt_stack_id gated(rt_stack_id (*how)(unsigned), unsigned max_depth)
 {
     if (unwinder_unusable)
         return 0;
     unwind_begin();
-    rt_stack_id id = capture_libunwind(max_depth);
+    rt_stack_id id = how(max_depth);
     unwind_end();
     return id;
 }
 
-rt_stack_id rt_stack_capture(unsigned max_depth)
-{
-    if (unwinder_unusable)
-        return 0;
-    unwind_begin();
-    rt_stack_id id = capture(max_depth);
-    unwind_end();
-    return id;
-}
+rt_stack_id rt_stack_capture_libunwind(unsigned max_depth) { return gated(capture_libunwind, max_depth); }
+
+rt_stack_id rt_stack_capture(unsigned max_depth) { return gated(capture, max_depth); }
 
 struct gcc_walk {
     uintptr_t *pcs, *sps;

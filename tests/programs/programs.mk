@@ -20,6 +20,9 @@ $(PROG_DIR)/libheld.so: tests/programs/lib/held.c
 
 $(PROG_DIR)/dlclose_held_lock: $(PROG_DIR)/libheld.so
 
+# Cases that run another case's program another way (#include it).
+$(PROG_DIR)/abba_sequential_lockdep: tests/programs/abba_sequential.c
+$(PROG_DIR)/cxx_suppressed_by_name: tests/programs/cxx_lock_order.cpp
 # rseq_own_area_glibc_off.c is rseq_own_area.c run another way.
 $(PROG_DIR)/rseq_own_area_glibc_off: tests/programs/rseq_own_area.c
 $(PROG_DIR)/%: tests/programs/%.c
