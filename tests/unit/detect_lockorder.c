@@ -543,7 +543,9 @@ START_TEST(hundred_thousand_lock_graph)
 }
 END_TEST
 
-/* The distinct-threads rule (lock_order_rule=feasible, the default). */
+/* The distinct-threads rule (lock_order_rule=feasible, the default). Other
+ * threads get ids no real thread has (above any pid_max), never this one's. */
+#define FAKE_TID(n) (0x7fff0000 + (n))
 static void feasible_setup(void)
 {
     test_log_setup(NULL);
@@ -562,7 +564,7 @@ static unsigned long latents(void) { return rt_report_count(RT_KIND_LATENT_LOCK_
 
 START_TEST(feasible_two_threads_deadlock)
 {
-    struct rt_thread *t1 = rt_thread_new(7001), *t2 = rt_thread_new(7002);
+    struct rt_thread *t1 = rt_thread_new(FAKE_TID(1)), *t2 = rt_thread_new(FAKE_TID(2));
     pair_as(t1, A, B);
     pair_as(t2, B, A);
     ck_assert_uint_eq(inversions(), 1);
@@ -590,7 +592,7 @@ END_TEST
  * three threads. A third thread taking B -> C makes it a deadlock. */
 START_TEST(feasible_three_locks_two_threads_then_three)
 {
-    struct rt_thread *t1 = rt_thread_new(7001), *t2 = rt_thread_new(7002), *t3 = rt_thread_new(7003);
+    struct rt_thread *t1 = rt_thread_new(FAKE_TID(1)), *t2 = rt_thread_new(FAKE_TID(2)), *t3 = rt_thread_new(FAKE_TID(3));
     lock_as(t1, A, RT_LOCK_MUTEX, 0);
     lock_as(t1, B, RT_LOCK_MUTEX, 0);
     rt_on_lock_release(t1, (uintptr_t)A, PC(2));
@@ -611,7 +613,7 @@ END_TEST
  * edges, whichever. */
 START_TEST(feasible_latent_then_second_thread)
 {
-    struct rt_thread *t1 = rt_thread_new(7001);
+    struct rt_thread *t1 = rt_thread_new(FAKE_TID(1));
     pair(A, B);
     pair(B, A);
     ck_assert_uint_eq(inversions(), 0);
@@ -637,7 +639,7 @@ END_TEST
  * from distinct threads, stays silent and is not latent either. */
 START_TEST(feasible_gated_cycle_is_silent)
 {
-    struct rt_thread *t1 = rt_thread_new(7001), *t2 = rt_thread_new(7002);
+    struct rt_thread *t1 = rt_thread_new(FAKE_TID(1)), *t2 = rt_thread_new(FAKE_TID(2));
     lock_as(t1, G, RT_LOCK_MUTEX, 0);
     pair_as(t1, A, B);
     rt_on_lock_release(t1, (uintptr_t)G, PC(2));
