@@ -7,7 +7,8 @@
 #include "thread.h"
 #include <stdint.h>
 
-/* Was this held-lock sequence (chain key) validated already? Lock-free. */
+/* Was this held-lock sequence validated already, by this thread (the chain
+ * key mixed with the thread's order_salt)? Lock-free. */
 int rt_lockorder_chain_known(uint64_t chain);
 /* Adds the edges from every held lock to lock, checks each new one for a
  * cycle, reports, and records the chain as validated. */

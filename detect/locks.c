@@ -232,7 +232,7 @@ uint64_t rt_on_lock_pre_nested(struct rt_thread *t, struct rt_lock *lock, unsign
     else if (rt_opt.detect_deadlocks && !lock->no_order) {
         /* Validated per thread: a chain another thread made may be new
          * for this one's set of threads on its edges. */
-        uint64_t mine = chain ^ rt_hash64((uint64_t)(unsigned)t->tid + 0x7f4a7c15u);
+        uint64_t mine = chain ^ t->order_salt;
         if (!rt_lockorder_chain_known(mine))
             rt_lockorder_check(t, lock, flags, mine, pc);
     }

@@ -68,6 +68,8 @@ struct rt_thread *rt_thread_new(int tid)
         return NULL;
     }
     t->tid = tid;
+    static _Atomic uint64_t salts;
+    t->order_salt = rt_hash64(__atomic_add_fetch(&salts, 1, __ATOMIC_RELAXED));
     t->rcu.cpu_id = rt_cpu_thread_word();
     t->held = t->held_inline;
     t->held_cap = RT_HELD_INLINE;

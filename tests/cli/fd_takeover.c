@@ -2,6 +2,7 @@
  * it closes fd 2 and opens its data file there; with "fill" it dup2s its
  * stdout over descriptors 3..400; with "range" it close_range()s 3..~0.
  * Then it makes a bad unlock (a report) and writes more data. */
+#define _GNU_SOURCE
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
