@@ -18,7 +18,7 @@ static const struct rt_held *held_entry(const struct rt_thread *t, uintptr_t add
 }
 
 static void report_cond_misuse(struct rt_thread *t, struct rt_lock *cond, uintptr_t mutex, const char *what,
-                               uint64_t other_mutex, uintptr_t other_addr)
+                               uintptr_t other_addr)
 {
     char comm[32], cdesc[512], mdesc[512], odesc[512];
     rt_thread_comm(t->tid, comm, sizeof comm);
@@ -31,9 +31,8 @@ static void report_cond_misuse(struct rt_thread *t, struct rt_lock *cond, uintpt
     rt_report_stack(r, rt_stack_capture((unsigned)rt_opt.stack_depth), "%s/%d waits on condition variable %s at:",
                     comm, t->tid, cdesc);
     rt_report_text(r, "with mutex %s,", mdesc);
-    if (other_mutex) {
-        struct rt_lock *o = rt_locktab_find(other_addr);
-        rt_lock_describe(o && o->id == other_mutex ? o : NULL, other_addr, odesc, sizeof odesc);
+    if (other_addr) {
+        rt_lock_describe(rt_locktab_find(other_addr), other_addr, odesc, sizeof odesc);
         rt_report_text(r, "%s: %s.", what, odesc);
         rt_report_text(r, "A condition variable must be used with one mutex at a time: a signal may wake a waiter "
                           "whose predicate is protected by the other mutex, and be lost.");
@@ -51,17 +50,17 @@ void rt_on_cond_wait_begin(struct rt_thread *t, uintptr_t cond, uintptr_t mutex,
     const struct rt_held *h = held_entry(t, mutex, &index);
     /* The held stack answers, whether the mutex was ever seen or not. */
     if (!h && !t->untracked && !owned_elsewhere)
-        report_cond_misuse(t, c, mutex, "but the thread does not hold that mutex", 0, 0);
+        report_cond_misuse(t, c, mutex, "but the thread does not hold that mutex", 0);
     if (c && h) {
-        uint64_t id = h->id, expected = 0;
-        if (__atomic_fetch_add(&c->cond_waiters, 1, __ATOMIC_ACQ_REL) == 0) {
-            __atomic_store_n(&c->cond_mutex_addr, mutex, __ATOMIC_RELAXED);
-            __atomic_store_n(&c->cond_mutex, id, __ATOMIC_RELEASE);
-        } else if (!__atomic_compare_exchange_n(&c->cond_mutex, &expected, id, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) &&
-                   expected != id) {
-            report_cond_misuse(t, c, mutex, "while other threads wait on it with a different mutex", expected,
-                               __atomic_load_n(&c->cond_mutex_addr, __ATOMIC_RELAXED));
-        }
+        /* The first waiter names the mutex; a waiter that finds none named
+         * yet (the first is between its count and its store) names it. */
+        uintptr_t expected = 0;
+        if (__atomic_fetch_add(&c->cond_waiters, 1, __ATOMIC_ACQ_REL) == 0)
+            __atomic_store_n(&c->cond_mutex_addr, mutex, __ATOMIC_RELEASE);
+        else if (!__atomic_compare_exchange_n(&c->cond_mutex_addr, &expected, mutex, 0, __ATOMIC_ACQ_REL,
+                                              __ATOMIC_ACQUIRE) &&
+                 expected != mutex)
+            report_cond_misuse(t, c, mutex, "while other threads wait on it with a different mutex", expected);
     }
     /* The wait releases the mutex inside libc. */
     if (h)
@@ -73,7 +72,7 @@ void rt_on_cond_wait_end(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, u
     struct rt_lock *c = rt_locktab_find(cond);
     if (c && __atomic_load_n(&c->cond_waiters, __ATOMIC_ACQUIRE) > 0 &&
         __atomic_sub_fetch(&c->cond_waiters, 1, __ATOMIC_ACQ_REL) == 0)
-        __atomic_store_n(&c->cond_mutex, 0, __ATOMIC_RELEASE);
+        __atomic_store_n(&c->cond_mutex_addr, 0, __ATOMIC_RELEASE);
     /* ...and takes it again: the same checks as a lock call, though the
      * thread can no longer be stopped before it blocks. */
     struct rt_lock *m = rt_lock_lookup(t, mutex, RT_LOCK_MUTEX, pc);

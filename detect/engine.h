@@ -5,6 +5,7 @@
 #ifndef RTDD_ENGINE_H
 #define RTDD_ENGINE_H
 #include "locktab.h"
+#include "lockgroup.h"
 #include "rt_common.h"
 #include "thread.h"
 #include <stddef.h>
@@ -147,7 +148,7 @@ RT_FAST rt_stack_id rt_site_stack(struct rt_thread *t, uintptr_t pc)
 /* The chain key: a hash of the held-lock sequence, as lockdep's. */
 RT_FAST uint64_t rt_chain_step(uint64_t chain, const struct rt_lock *lock, unsigned flags)
 {
-    uint64_t x = chain ^ (__atomic_load_n(&lock->id, __ATOMIC_RELAXED) * 0x9e3779b97f4a7c15ULL) ^ (flags & RT_ACQ_READ);
+    uint64_t x = chain ^ (rt_lock_order_id(lock) * 0x9e3779b97f4a7c15ULL) ^ (flags & RT_ACQ_READ);
     x ^= x >> 31;
     x *= 0xbf58476d1ce4e5b9ULL;
     return x ^ (x >> 29);

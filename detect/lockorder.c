@@ -11,6 +11,7 @@
 #include "engine.h"
 #include "graphorder.h"
 #include "lockdesc.h"
+#include "lockgroup.h"
 #include "report.h"
 #include "rt_alloc.h"
 #include "rt_common.h"
@@ -40,6 +41,7 @@ struct lo_node {
     uint32_t visited[STATES];      /* search epochs */
     struct go_node order;          /* its place in the topological order */
     _Atomic uint8_t doomed;        /* its lock is gone: on the doomed list */
+    uint32_t group;                /* its lock's group (lockgroup.h), while a node of its own */
     struct lo_node *doomed_next;
 };
 
@@ -81,6 +83,10 @@ static struct lo_node *_Atomic doomed_nodes;
 static _Atomic unsigned doomed_count;
 #define DOOMED_DRAIN 256
 static void drain_doomed(void);
+/* Some group has members enough in the graph to become one node. */
+static int widen_pending;
+static void widen_groups(void);
+static void remove_node(struct lo_node *n);
 
 int rt_lockorder_chain_known(uint64_t chain)
 {
@@ -135,16 +141,35 @@ static int ensure_tables(void)
     return 0;
 }
 
+/* Instance mode: a lock's id, or its group's key while the group holds
+ * (lockgroup.h); site mode: its class. */
 static uint64_t node_key(const struct rt_lock *l)
 {
     if (rt_opt.lock_classes == RT_CLASSES_SITE)
         return rt_hash64(l->class_key * 31 + l->next_subclass) | 1;
+    return rt_lock_order_id(l);
+}
+
+/* Gates are locks, not groups: two members of one group held by two
+ * threads do not keep them apart. */
+static uint64_t gate_key(const struct rt_lock *l)
+{
+    if (rt_opt.lock_classes == RT_CLASSES_SITE)
+        return node_key(l);
     return __atomic_load_n(&l->id, __ATOMIC_RELAXED) << 1;
 }
 
-static struct lo_node *get_node(const struct rt_lock *l, uintptr_t addr)
+/* The key of the remnant node of l's split group, or 0. */
+static uint64_t remnant_key(const struct rt_lock *l)
 {
-    uint64_t key = node_key(l);
+    uint32_t g = l->group;
+    if (__builtin_expect(g == 0, 1) || !__atomic_load_n(&rt_lock_groups[g - 1].remnant, __ATOMIC_ACQUIRE))
+        return 0;
+    return rt_lock_groups[g - 1].key;
+}
+
+static struct lo_node *get_node_keyed(uint64_t key, const struct rt_lock *l, uintptr_t addr)
+{
     unsigned b = (unsigned)(rt_hash64(key) & (NODE_BUCKETS - 1));
     for (struct lo_node *n = node_buckets[b]; n; n = n->hash_next)
         if (n->key == key)
@@ -159,11 +184,27 @@ static struct lo_node *get_node(const struct rt_lock *l, uintptr_t addr)
     n->lock = (struct rt_lock *)l;
     n->lock_id = __atomic_load_n(&l->id, __ATOMIC_RELAXED);
     n->init_stack = l->init_stack;
+    n->group = 0;
+    if (l->group && !(key & 1)) {
+        struct rt_lock_group *grp = &rt_lock_groups[l->group - 1];
+        if (!__atomic_load_n(&grp->split, __ATOMIC_RELAXED) && !__atomic_load_n(&grp->wide, __ATOMIC_RELAXED)) {
+            n->group = l->group;
+            if (++grp->nodes >= RT_GROUP_WIDEN && !grp->widen_pending) {
+                grp->widen_pending = 1;
+                widen_pending = 1;
+            }
+        }
+    }
     go_node_init(&order, &n->order);
     n->hash_next = node_buckets[b];
     __atomic_store_n(&node_buckets[b], n, __ATOMIC_RELEASE); /* found without the graph lock */
     node_count++;
     return n;
+}
+
+static struct lo_node *get_node(const struct rt_lock *l, uintptr_t addr)
+{
+    return get_node_keyed(node_key(l), l, addr);
 }
 
 static struct lo_edge *find_edge(const struct lo_node *from, const struct lo_node *to)
@@ -441,7 +482,7 @@ static unsigned gates_below(const struct rt_thread *t, unsigned i, uint64_t *gat
     unsigned ngates = 0;
     for (unsigned g = 0; g < i && ngates < MAX_GATES; g++)
         if (rt_held_live(&t->held[g]) && !t->held[g].lock->no_order)
-            gates[ngates++] = node_key(t->held[g].lock);
+            gates[ngates++] = gate_key(t->held[g].lock);
     return ngates;
 }
 
@@ -455,6 +496,8 @@ static int known_and_unchanged(const struct rt_thread *t, const struct rt_lock *
     const struct rt_held *h = &t->held[t->nheld - 1];
     if (h->trylock || !rt_held_live(h) || h->lock->no_order || h->lock == lock)
         return 0;
+    if (remnant_key(h->lock) || remnant_key(lock))
+        return 0; /* two edges to learn: under the graph lock */
     struct lo_node *from = find_node_published(h->lock), *to = find_node_published(lock);
     if (!from || !to || from == to)
         return 0;
@@ -524,16 +567,103 @@ static void save_latent(const struct lo_node *from, const struct lo_node *to, rt
                               from_stack, tid, *threads, from->key, to->key };
 }
 
+/* One lock-order check: the acquisition, and what it found. */
+struct check {
+    struct rt_thread *t;
+    struct rt_lock *lock;
+    uintptr_t pc;
+    int dst_recursive;
+    rt_stack_id stack;
+    struct cycle_copy found;
+    uint64_t found_key;
+    const struct rt_held *culprit;
+};
+
+/* Learns from -> to, made by the thread holding held[i] as it requests the
+ * lock (graph lock held; dropped while a stack is captured). Returns 1 when
+ * no more edges should be learned for this acquisition. */
+static int learn_edge(struct check *c, unsigned i, struct lo_node *from, struct lo_node *to)
+{
+    struct rt_thread *t = c->t;
+    const struct rt_held *h = &t->held[i];
+    uint64_t gates[MAX_GATES];
+    unsigned ngates = gates_below(t, i, gates);
+    struct lo_edge *e = find_edge(from, to);
+    if (e) {
+        /* Seen again in a new context: the edge can only get stronger
+         * (fewer gates, exclusive where it was shared). If it did, the
+         * cycles through it must be looked for again. */
+        unsigned old_gates = e->ngates;
+        int stronger = (h->mode != RT_HOLD_READ && e->src_read) || (!c->dst_recursive && e->dst_recursive);
+        edge_begin(e);
+        intersect_gates(e, gates, ngates);
+        if (h->mode != RT_HOLD_READ)
+            e->src_read = 0;
+        if (!c->dst_recursive)
+            e->dst_recursive = 0;
+        /* Another thread makes it: a latent cycle through it may now
+         * have threads enough. */
+        int new_thread = rt_threadset_add(&e->threads, t->tid);
+        edge_done(e);
+        if ((stronger || e->ngates < old_gates || new_thread) && !c->culprit && (!e->in_order || edges_out_of_order)) {
+            unsigned len = find_cycle(from, to, e->src_read, e->dst_recursive, e->gates, e->ngates, &e->threads);
+            if (len) {
+                copy_cycle(&c->found, len);
+                c->found_key = lo_cycle_key(&c->found) + edge_key(from, to);
+                c->culprit = h;
+            } else if (latent_len) {
+                save_latent(from, to, e->stack, e->from_stack, e->tid, &e->threads);
+            }
+        }
+        return 0;
+    }
+    if (!c->stack && !(c->stack = edge_stack_cached(c->pc, h->stack))) {
+        rt_spin_unlock(&graph_lock); /* capturing a stack takes libunwind's locks */
+        c->stack = rt_stack_capture((unsigned)rt_opt.stack_depth);
+        edge_stack_remember(c->pc, h->stack, c->stack);
+        rt_spin_lock(&graph_lock);
+        if (find_edge(from, to))
+            return 1; /* another thread added it meanwhile */
+    }
+    /* The search and the insertion happen under one hold of the graph
+     * lock: two threads closing the same cycle at once see each other. */
+    int ordered = go_add_edge(&order, &from->order, &to->order) == 0;
+    if (!ordered)
+        edges_out_of_order++;
+    struct rt_threadset mine = { { t->tid }, 1, 0 };
+    if (!c->culprit && (!ordered || edges_out_of_order)) {
+        unsigned len = find_cycle(from, to, h->mode == RT_HOLD_READ, c->dst_recursive, gates, ngates, &mine);
+        if (len) {
+            copy_cycle(&c->found, len);
+            c->found_key = lo_cycle_key(&c->found) + edge_key(from, to);
+            c->culprit = h;
+        } else if (latent_len) {
+            save_latent(from, to, c->stack, h->stack, t->tid, &mine);
+        }
+    }
+    e = add_edge(from, to);
+    if (!e)
+        return 1;
+    e->in_order = (uint8_t)ordered;
+    e->src_read = h->mode == RT_HOLD_READ;
+    e->dst_recursive = (uint8_t)c->dst_recursive;
+    e->ngates = (uint8_t)ngates;
+    memcpy(e->gates, gates, ngates * sizeof gates[0]);
+    e->stack = c->stack;
+    e->from_stack = h->stack;
+    e->tid = t->tid;
+    e->threads = mine;
+    edge_done(e);
+    return 0;
+}
+
 void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uint64_t chain, uintptr_t pc)
 {
-    struct cycle_copy found;
-    uint64_t found_key = 0;
-    const struct rt_held *culprit = NULL;
+    struct check c = { .t = t, .lock = lock, .pc = pc };
     uintptr_t addr = __atomic_load_n(&lock->addr, __ATOMIC_RELAXED);
-    int dst_recursive = (flags & RT_ACQ_READ) && lock->type == RT_LOCK_RWLOCK && !lock->writer_preferring;
-    rt_stack_id stack = 0;
+    c.dst_recursive = (flags & RT_ACQ_READ) && lock->type == RT_LOCK_RWLOCK && !lock->writer_preferring;
 
-    if (known_and_unchanged(t, lock, dst_recursive)) {
+    if (known_and_unchanged(t, lock, c.dst_recursive)) {
         remember_chain(chain);
         return;
     }
@@ -543,7 +673,10 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
         return;
     }
     drain_doomed();
+    if (widen_pending)
+        widen_groups();
     struct lo_node *to = get_node(lock, addr);
+    uint64_t to_remnant = remnant_key(lock);
     /* As lockdep: an edge from the most recent lock held (and from any
      * trylocked ones above it); edges from older held locks follow by
      * transitivity, so the graph stays linear in the locking done. */
@@ -556,89 +689,123 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
         struct lo_node *from = get_node(h->lock, h->addr);
         if (!from || from == to)
             continue;
-        uint64_t gates[MAX_GATES];
-        unsigned ngates = gates_below(t, i, gates);
-        struct lo_edge *e = find_edge(from, to);
-        if (e) {
-            /* Seen again in a new context: the edge can only get stronger
-             * (fewer gates, exclusive where it was shared). If it did, the
-             * cycles through it must be looked for again. */
-            unsigned old_gates = e->ngates;
-            int stronger = (h->mode != RT_HOLD_READ && e->src_read) || (!dst_recursive && e->dst_recursive);
-            edge_begin(e);
-            intersect_gates(e, gates, ngates);
-            if (h->mode != RT_HOLD_READ)
-                e->src_read = 0;
-            if (!dst_recursive)
-                e->dst_recursive = 0;
-            /* Another thread makes it: a latent cycle through it may now
-             * have threads enough. */
-            int new_thread = rt_threadset_add(&e->threads, t->tid);
-            edge_done(e);
-            if ((stronger || e->ngates < old_gates || new_thread) && !culprit &&
-                (!e->in_order || edges_out_of_order)) {
-                unsigned len = find_cycle(from, to, e->src_read, e->dst_recursive, e->gates, e->ngates, &e->threads);
-                if (len) {
-                    copy_cycle(&found, len);
-                    found_key = lo_cycle_key(&found) + edge_key(from, to);
-                    culprit = h;
-                } else if (latent_len) {
-                    save_latent(from, to, e->stack, e->from_stack, e->tid, &e->threads);
-                }
-            }
-            if (!h->trylock)
-                break;
-            continue;
+        int stop = learn_edge(&c, i, from, to);
+        /* A split group's members also make its old node's edges, so that
+         * cycles through what it learned before the split are found. */
+        uint64_t from_remnant = remnant_key(h->lock);
+        if (!stop && (from_remnant || to_remnant)) {
+            struct lo_node *f = from_remnant ? get_node_keyed(from_remnant, h->lock, h->addr) : from;
+            struct lo_node *d = to_remnant ? get_node_keyed(to_remnant, lock, addr) : to;
+            if (f && d && f != d)
+                stop = learn_edge(&c, i, f, d);
         }
-        if (!stack && !(stack = edge_stack_cached(pc, h->stack))) {
-            rt_spin_unlock(&graph_lock); /* capturing a stack takes libunwind's locks */
-            stack = rt_stack_capture((unsigned)rt_opt.stack_depth);
-            edge_stack_remember(pc, h->stack, stack);
-            rt_spin_lock(&graph_lock);
-            if (find_edge(from, to))
-                break; /* another thread added it meanwhile */
-        }
-        /* The search and the insertion happen under one hold of the graph
-         * lock: two threads closing the same cycle at once see each other. */
-        int ordered = go_add_edge(&order, &from->order, &to->order) == 0;
-        if (!ordered)
-            edges_out_of_order++;
-        struct rt_threadset mine = { { t->tid }, 1, 0 };
-        if (!culprit && (!ordered || edges_out_of_order)) {
-            unsigned len = find_cycle(from, to, h->mode == RT_HOLD_READ, dst_recursive, gates, ngates, &mine);
-            if (len) {
-                copy_cycle(&found, len);
-                found_key = lo_cycle_key(&found) + edge_key(from, to);
-                culprit = h;
-            } else if (latent_len) {
-                save_latent(from, to, stack, h->stack, t->tid, &mine);
-            }
-        }
-        e = add_edge(from, to);
-        if (!e)
-            break;
-        e->in_order = (uint8_t)ordered;
-        e->src_read = h->mode == RT_HOLD_READ;
-        e->dst_recursive = (uint8_t)dst_recursive;
-        e->ngates = (uint8_t)ngates;
-        memcpy(e->gates, gates, ngates * sizeof gates[0]);
-        e->stack = stack;
-        e->from_stack = h->stack;
-        e->tid = t->tid;
-        e->threads = mine;
-        edge_done(e);
-        if (!h->trylock)
+        if (stop || !h->trylock)
             break;
     }
-    if (culprit) {
-        struct latent *l = latent_find(found_key);
+    if (c.culprit) {
+        struct latent *l = latent_find(c.found_key);
         if (l)
             l->resolved = 1; /* reported now, as a deadlock that can happen */
     }
     rt_spin_unlock(&graph_lock);
     remember_chain(chain);
-    if (culprit)
-        lo_report_cycle(t, lock, flags, culprit, &found, found_key);
+    if (c.culprit)
+        lo_report_cycle(t, lock, flags, c.culprit, &c.found, c.found_key);
+}
+
+/* Called when a thread requests a member of group g while it holds
+ * another: the group's locks are their own nodes from now on. A wide
+ * group's node stays; if it has edges, the members' new edges are learned
+ * on it too. */
+void rt_lockorder_split_group(uint32_t g)
+{
+    if (!rt_lockgroup_split(g))
+        return;
+    if (!__atomic_load_n(&chains, __ATOMIC_ACQUIRE))
+        return;
+    struct rt_lock_group *grp = &rt_lock_groups[g - 1];
+    rt_spin_lock(&graph_lock);
+    unsigned b = (unsigned)(rt_hash64(grp->key) & (NODE_BUCKETS - 1));
+    for (struct lo_node *n = node_buckets[b]; n && __atomic_load_n(&grp->wide, __ATOMIC_RELAXED); n = n->hash_next)
+        if (n->key == grp->key && (n->out || n->in))
+            __atomic_store_n(&grp->remnant, 1, __ATOMIC_RELEASE);
+    rt_spin_unlock(&graph_lock);
+}
+
+/* Folds the edges of e into from -> to, made or merged (graph lock held). */
+static void merge_edge(struct lo_node *from, struct lo_node *to, const struct lo_edge *e)
+{
+    struct lo_edge *m = find_edge(from, to);
+    if (m) {
+        edge_begin(m);
+        intersect_gates(m, e->gates, e->ngates);
+        m->src_read &= e->src_read;
+        m->dst_recursive &= e->dst_recursive;
+        for (unsigned i = 0; i < e->threads.n; i++)
+            rt_threadset_add(&m->threads, e->threads.tid[i]);
+        m->threads.more |= e->threads.more;
+        edge_done(m);
+        return;
+    }
+    int ordered = go_add_edge(&order, &from->order, &to->order) == 0;
+    if (!ordered)
+        edges_out_of_order++;
+    if (!(m = add_edge(from, to)))
+        return;
+    m->in_order = (uint8_t)ordered;
+    m->src_read = e->src_read;
+    m->dst_recursive = e->dst_recursive;
+    m->ngates = e->ngates;
+    memcpy(m->gates, e->gates, sizeof m->gates);
+    m->stack = e->stack;
+    m->from_stack = e->from_stack;
+    m->tid = e->tid;
+    m->threads = e->threads;
+    edge_done(m);
+}
+
+/* A group with members enough in the graph becomes one node: their edges
+ * move to it (merged), their nodes go. Cycles the merge closes between
+ * different members are not reported here; from now on the group's order
+ * is checked as one lock's (graph lock held). */
+static void widen_group(uint32_t g)
+{
+    struct rt_lock_group *grp = &rt_lock_groups[g - 1];
+    if (__atomic_load_n(&grp->split, __ATOMIC_ACQUIRE) || __atomic_load_n(&grp->wide, __ATOMIC_RELAXED))
+        return;
+    struct lo_node *node = NULL;
+    for (unsigned b = 0; b < NODE_BUCKETS; b++) {
+        for (struct lo_node *n = node_buckets[b], *next; n; n = next) {
+            next = n->hash_next;
+            if (n->group != g)
+                continue;
+            if (__atomic_load_n(&n->doomed, __ATOMIC_ACQUIRE))
+                continue; /* its lock is gone: the next drain removes it */
+            if (!node) {
+                if (!(node = get_node_keyed(grp->key, n->lock, n->addr)))
+                    return;
+                node->lock_id = n->lock_id; /* named after a member, while it lives */
+            }
+            for (struct lo_edge *e = n->out; e; e = e->next_out)
+                if (e->to->group != g && e->to != node)
+                    merge_edge(node, e->to, e);
+            for (struct lo_edge *e = n->in; e; e = e->next_in)
+                if (e->from->group != g && e->from != node)
+                    merge_edge(e->from, node, e);
+            remove_node(n);
+        }
+    }
+    __atomic_store_n(&grp->wide, 1, __ATOMIC_RELEASE);
+}
+
+static void widen_groups(void)
+{
+    widen_pending = 0;
+    for (unsigned i = 0; i < RT_LOCK_GROUPS; i++)
+        if (rt_lock_groups[i].widen_pending) {
+            rt_lock_groups[i].widen_pending = 0;
+            widen_group(i + 1);
+        }
 }
 
 void rt_lockorder_report_latent(void)
@@ -666,6 +833,8 @@ void rt_lockorder_forget(const struct rt_lock *l)
 {
     if (rt_opt.lock_classes == RT_CLASSES_SITE || !__atomic_load_n(&chains, __ATOMIC_ACQUIRE))
         return;
+    if (rt_lock_collapsed_group(l))
+        return; /* its node is its group's, which the other members share */
     struct lo_node *n = find_node_published(l);
     if (!n)
         return; /* never ordered against another lock: the common case */
@@ -684,6 +853,27 @@ void rt_lockorder_forget(const struct rt_lock *l)
     }
 }
 
+/* Unlinks n and its edges and gives it back (graph lock held). */
+static void remove_node(struct lo_node *n)
+{
+    unsigned b = (unsigned)(rt_hash64(n->key) & (NODE_BUCKETS - 1));
+    for (struct lo_node **p = &node_buckets[b]; *p; p = &(*p)->hash_next) {
+        if (*p != n)
+            continue;
+        __atomic_store_n(p, n->hash_next, __ATOMIC_RELEASE);
+        break;
+    }
+    while (n->out)
+        drop_edge(n->out);
+    while (n->in)
+        drop_edge(n->in);
+    if (n->group)
+        rt_lock_groups[n->group - 1].nodes--;
+    __atomic_store_n(&n->key, 0, __ATOMIC_RELEASE);
+    node_count--;
+    rt_pool_put(&node_pool, n);
+}
+
 /* Graph lock held. */
 static void drain_doomed(void)
 {
@@ -691,20 +881,7 @@ static void drain_doomed(void)
     for (struct lo_node *next; n; n = next) {
         next = n->doomed_next;
         __atomic_fetch_sub(&doomed_count, 1, __ATOMIC_RELAXED);
-        unsigned b = (unsigned)(rt_hash64(n->key) & (NODE_BUCKETS - 1));
-        for (struct lo_node **p = &node_buckets[b]; *p; p = &(*p)->hash_next) {
-            if (*p != n)
-                continue;
-            __atomic_store_n(p, n->hash_next, __ATOMIC_RELEASE);
-            break;
-        }
-        while (n->out)
-            drop_edge(n->out);
-        while (n->in)
-            drop_edge(n->in);
-        __atomic_store_n(&n->key, 0, __ATOMIC_RELEASE);
-        node_count--;
-        rt_pool_put(&node_pool, n);
+        remove_node(n);
     }
 }
 

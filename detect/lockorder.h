@@ -16,6 +16,9 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
 /* The lock is destroyed or freed (before its record is retired): its node
  * and edges leave the graph (instance mode). */
 void rt_lockorder_forget(const struct rt_lock *l);
+/* A thread requests a member of lock group g (lockgroup.h) while holding
+ * another: the group splits into its locks. */
+void rt_lockorder_split_group(uint32_t g);
 /* Graph size, for tests and benchmarks. */
 unsigned long rt_lockorder_nodes(void);
 unsigned long rt_lockorder_edges(void);

@@ -50,6 +50,30 @@ static void report_happening(struct rt_report *r, struct rt_thread *t, struct rt
     rt_watchdog_note_now(w, n + 1, cycle);
 }
 
+/* A wide lock group's node (lockgroup.h) in the cycle: say that it stands
+ * for many locks, so that two of them in the report are no surprise. */
+static void note_group(struct rt_report *r, const struct cycle_copy *c)
+{
+    if (rt_opt.lock_classes != RT_CLASSES_AUTO)
+        return;
+    for (unsigned i = 0; i < c->n; i++) {
+        int to = (c->e[i].to_key & 1) != 0;
+        if (!to && !(c->e[i].from_key & 1))
+            continue;
+        char name[160];
+        if (to)
+            rt_lock_name(live(c->e[i].to_lock, c->e[i].to_id), c->e[i].to_addr, name, sizeof name);
+        else
+            rt_lock_name(live(c->e[i].from_lock, c->e[i].from_id), c->e[i].from_addr, name, sizeof name);
+        rt_report_text(r, "Here %s stands for every lock initialized where it was: many locks made at one place "
+                          "(an array of locks, a lock per object), of which no thread holds two at once, are "
+                          "ordered as one, as lockdep orders a class; the cycle can close through any two of "
+                          "them. lock_classes=instance orders each lock on its own.",
+                       name);
+        return;
+    }
+}
+
 uint64_t lo_cycle_key(const struct cycle_copy *c)
 {
     uint64_t key = 0;
@@ -107,6 +131,7 @@ void lo_report_cycle(struct rt_thread *t, struct rt_lock *lock, unsigned flags, 
             rt_report_stack(r, c->e[i].from_stack, "   where %s had been taken at:", from);
     }
     rt_report_text(r, "%s", line);
+    note_group(r, c);
     /* The thread that learned the last edge of the chain took held after parent. */
     char parent[160];
     const unsigned last = c->n - 1;
@@ -191,6 +216,7 @@ void lo_report_latent(const struct cycle_copy *c, unsigned more_not_kept)
         if (e->from_stack)
             rt_report_stack(r, e->from_stack, "   where %s had been taken at:", from);
     }
+    note_group(r, c);
     rt_report_text(r, "With lock_order_rule=lockdep this cycle is a lock-order-inversion WARNING.");
     if (more_not_kept)
         rt_report_text(r, "%u more latent cycles were found and not kept (the table holds 64).", more_not_kept);

@@ -1,6 +1,7 @@
 /* Lock events: identity, the held-lock stack, owners and readers. The
  * checks that judge them live in misuse.c and lockorder.c. */
 #include "engine.h"
+#include "lockgroup.h"
 #include "rcucheck.h"
 #include "lockorder.h"
 #include "misuse.h"
@@ -116,7 +117,8 @@ struct rt_lock *rt_lock_lookup_slow(struct rt_thread *t, uintptr_t addr, enum rt
         l->statically_initialized = 1;
         l->init_stack = rt_site_stack(t, pc);
         l->init_tid = t->tid;
-        l->class_key = pc;
+        if (type != RT_LOCK_COND)
+            l->class_key = pc;
         l->history_known = 1;
     }
     t->lock_cache[slot].lock = l;
@@ -149,12 +151,15 @@ void rt_on_lock_init(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type
     if (!l)
         return;
     l->type = (uint8_t)type;
-    l->size = rt_lock_type_size(type);
     l->statically_initialized = 0;
     l->init_stack = rt_site_stack(t, pc);
     l->init_tid = t->tid;
-    l->class_key = pc;
+    l->class_key = type == RT_LOCK_COND ? 0 : pc;
     l->history_known = 1;
+    /* The locks one site makes are one node of the order graph until a
+     * thread nests two of them (lockgroup.h). */
+    if (type != RT_LOCK_COND && rt_opt.lock_classes == RT_CLASSES_AUTO && rt_opt.detect_deadlocks)
+        l->group = rt_lockgroup_get(pc, type);
     /* A lock is often taken right after it is made. */
     unsigned slot = (unsigned)(addr >> 3) & (RT_LOCK_CACHE - 1);
     t->lock_cache[slot].lock = l;
@@ -211,6 +216,19 @@ static uint64_t held_chain(struct rt_thread *t, unsigned i)
     return chain;
 }
 
+/* A thread that waits for one lock of a group while it holds another
+ * nests the group in itself: its locks are ordered one by one for good. */
+static void split_if_nested(struct rt_thread *t, const struct rt_lock *lock)
+{
+    for (unsigned i = 0; i < t->nheld; i++) {
+        const struct rt_held *h = &t->held[i];
+        if (h->lock != lock && h->lock->group == lock->group && rt_held_live(h)) {
+            rt_lockorder_split_group(lock->group);
+            return;
+        }
+    }
+}
+
 uint64_t rt_on_lock_pre_nested(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uintptr_t pc)
 {
     /* A read section entered inline comes first on the stack: the edge
@@ -219,6 +237,18 @@ uint64_t rt_on_lock_pre_nested(struct rt_thread *t, struct rt_lock *lock, unsign
         rt_rcu_materialize(t);
     if (t->nheld == 0)
         return 0;
+    uint32_t g = __atomic_load_n(&lock->group, __ATOMIC_RELAXED);
+    if (__builtin_expect(g != 0, 0)) {
+        const struct rt_lock_group *grp = &rt_lock_groups[g - 1];
+        if (!__atomic_load_n(&grp->split, __ATOMIC_ACQUIRE)) {
+            if (!(flags & RT_ACQ_TRY))
+                split_if_nested(t, lock);
+        } else if (!__atomic_load_n(&grp->remnant, __ATOMIC_ACQUIRE)) {
+            /* Split for good, no node to share: the lock is a lock like any
+             * other, and its chain steps need not look at the group. */
+            __atomic_store_n(&lock->group, 0, __ATOMIC_RELAXED);
+        }
+    }
     uint64_t chain = rt_chain_step(held_chain(t, t->nheld - 1), lock, flags);
     if (t->untracked || (flags & RT_ACQ_TRY))
         return chain;

@@ -4,10 +4,16 @@
 #include "rt_common.h"
 #include <stdbool.h>
 
-/* Records are hashed by their 256-byte line, so every lock that overlaps a
- * freed range is found by probing that range's lines. */
+/* Records are bucketed by their 256-byte line, so every lock that overlaps a
+ * freed range is found by probing that range's lines. Within a window of
+ * BUCKETS lines (256 MiB) consecutive lines get consecutive buckets, each
+ * window rotated by a hash of its number: an array of locks fills a run of
+ * buckets (chains hold one line's records, walked in cache order), and the
+ * table's pages are touched only where locks live (the array is mapped,
+ * not written: 8 MiB of address space, 4 KiB of memory per 128 KiB of
+ * address space that holds locks). */
 #define LINE_SHIFT RT_LINE_SHIFT
-#define BUCKET_BITS 17
+#define BUCKET_BITS 20
 #define BUCKETS (1u << BUCKET_BITS)
 #define STRIPES 1024
 /* Beyond this many lines a range check visits every live record instead. */
@@ -39,7 +45,7 @@ static rt_spin_t init_lock = RT_SPIN_INIT;
 
 static inline unsigned bucket_of_line(uintptr_t line)
 {
-    return (unsigned)(rt_hash64(line) >> (64 - BUCKET_BITS));
+    return (unsigned)((line + (rt_hash64(line >> BUCKET_BITS) >> 32)) & (BUCKETS - 1));
 }
 static inline unsigned bucket_of(uintptr_t addr) { return bucket_of_line(addr >> LINE_SHIFT); }
 static inline struct stripe *stripe_of(unsigned bucket) { return &stripes[bucket % STRIPES]; }
@@ -162,7 +168,6 @@ struct rt_lock *rt_locktab_get(uintptr_t addr, enum rt_lock_type type, int *crea
         return NULL;
     }
     fresh->type = (uint8_t)type;
-    fresh->size = rt_lock_type_size(type);
     __atomic_store_n(&fresh->id, rt_locktab_new_id(), __ATOMIC_RELAXED);
     __atomic_store_n(&fresh->addr, addr, __ATOMIC_RELAXED);
     /* The filter bit is set before the record is visible: a free() that
@@ -237,7 +242,7 @@ static unsigned collect(unsigned b, uintptr_t line, uintptr_t start, uintptr_t e
              l = __atomic_load_n(&l->next, __ATOMIC_ACQUIRE), steps++) {
             uintptr_t a = __atomic_load_n(&l->addr, __ATOMIC_ACQUIRE);
             /* Other lines share buckets: each record is visited for its own line only. */
-            if (a && (line == UINTPTR_MAX || a >> LINE_SHIFT == line) && a < end && a + l->size > start)
+            if (a && (line == UINTPTR_MAX || a >> LINE_SHIFT == line) && a < end && a + rt_lock_type_size(l->type) > start)
                 hits[n++] = l;
         }
         __atomic_thread_fence(__ATOMIC_ACQUIRE);

@@ -17,25 +17,27 @@ enum rt_lock_type {
     RT_LOCK_COND,        /* condition variables: tracked for misuse, never held */
 };
 
+/* 64 bytes: with a million locks each byte is a megabyte to fault in. */
 struct rt_lock {
     struct rt_lock *_Atomic next; /* bucket chain */
     _Atomic uintptr_t addr;       /* 0 once retired */
     _Atomic uint64_t id;
-    uint32_t size;                /* bytes of the lock object */
-    uint8_t type;                 /* enum rt_lock_type */
-    uint8_t statically_initialized;
     rt_stack_id init_stack;       /* pthread_*_init, or first use for static locks */
     int init_tid;
-    uintptr_t class_key;          /* init site pc, or first-use site pc for static locks */
+    _Atomic int cond_waiters;     /* condvars: threads in a wait */
+    uint32_t group;               /* 1 + its lock group (lockgroup.h), 0: none */
+    uint8_t type;                 /* enum rt_lock_type */
+    uint8_t statically_initialized;
     uint8_t writer_preferring;    /* rwlock whose readers must not recurse */
     uint8_t no_order;             /* annotated: excluded from order checking */
     uint8_t next_subclass;        /* annotated nesting level (RTDD_LOCK_NESTED): its own class */
     uint8_t history_known;        /* seen from init or from a lock call, not first at unlock */
     uint8_t rcu_pseudo;           /* an RCU pseudo-lock (rcucheck.c), never a real object */
     const char *name;             /* annotated name, or NULL */
-    _Atomic uint64_t cond_mutex;  /* condvars: id of the mutex current waiters use */
-    _Atomic uintptr_t cond_mutex_addr;
-    _Atomic int cond_waiters;
+    union {
+        uintptr_t class_key;               /* locks: init site pc, or first-use site pc for static locks */
+        _Atomic uintptr_t cond_mutex_addr; /* condvars: the mutex current waiters use, 0 when none wait */
+    };
 };
 
 const char *rt_lock_type_name(enum rt_lock_type t);

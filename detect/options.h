@@ -27,7 +27,7 @@ extern const unsigned rt_option_count;
 
 /* Values of the enum options, as indices. */
 enum { RT_FORMAT_TEXT = 0, RT_FORMAT_JSON = 1 };
-enum { RT_CLASSES_INSTANCE = 0, RT_CLASSES_SITE = 1 };
+enum { RT_CLASSES_AUTO = 0, RT_CLASSES_INSTANCE = 1, RT_CLASSES_SITE = 2 };
 enum { RT_RULE_FEASIBLE = 0, RT_RULE_LOCKDEP = 1 };
 
 void rt_options_defaults(struct rt_options *o);

@@ -121,7 +121,20 @@ void *rt_pool_get(struct rt_pool *pool)
         memset(n, 0, pool->objsize);
         return n;
     }
-    return rt_zalloc(pool->objsize);
+    if (!c)
+        return rt_zalloc(pool->objsize);
+    /* Fresh objects come from the arena a batch at a time: one arena lock
+     * per batch, and a thread's objects side by side. */
+    char *batch = rt_zalloc(pool->objsize * POOL_BATCH);
+    if (!batch)
+        return NULL;
+    for (unsigned i = POOL_BATCH - 1; i > 0; i--) {
+        struct pool_node *spare = (struct pool_node *)(batch + i * pool->objsize);
+        spare->next = c->head;
+        c->head = spare;
+        c->count++;
+    }
+    return batch;
 }
 
 /* Gives the cache's first n objects back to the shared list. */

@@ -1,4 +1,5 @@
 #include "symbolize.h"
+#include "modules.h"
 #include "demangle.h"
 #include "rt_alloc.h"
 #include "rt_common.h"
@@ -238,9 +239,16 @@ int rt_symbolize(uintptr_t pc, struct rt_symbol *out)
 int rt_symbolize_data(uintptr_t addr, char *name, unsigned cap, uintptr_t *offset)
 {
     int ok = -1;
+    /* The bss beyond the file's last page is an anonymous mapping that the
+     * process's maps do not name: its module is found by its segments
+     * (before the symbolizer's lock: this may take the loader's). */
+    struct rt_module m;
+    int have_module = rt_module_find(addr, &m) == 0;
     rt_spin_lock(&sym_lock);
     if (dwfl || report_modules() == 0) {
         Dwfl_Module *mod = dwfl_addrmodule(dwfl, addr);
+        if (!mod && have_module)
+            mod = dwfl_addrmodule(dwfl, m.lo);
         GElf_Off off = 0;
         GElf_Sym sym;
         const char *n = mod ? dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL) : NULL;

@@ -166,6 +166,7 @@ static void fork_child(void)
     rt_alloc_after_fork();
     rt_modules_after_fork();
     rt_locktab_after_fork();
+    rt_lockgroup_after_fork();
     rt_report_after_fork();
     rt_log_after_fork();
     rt_lockorder_after_fork();

@@ -143,7 +143,11 @@ RT_HIDDEN int rti_acquired_uncached(struct rt_thread *t, uintptr_t obj, enum rt_
 static inline void rti_before_init(uintptr_t obj, int unlocked_word, uintptr_t pc)
 {
     struct rt_thread *t;
-    if (likely(*(const volatile int *)obj == unlocked_word))
+    /* A line that never held a lock record holds no lock to re-initialize:
+     * the word is not read (on fresh memory that read would map a page the
+     * init then faults in a second time). */
+    if (likely(!rt_filter_test(rt_line_filter, obj >> RT_LINE_SHIFT)) ||
+        likely(*(const volatile int *)obj == unlocked_word))
         return;
     if ((t = rti_enter()) != NULL) {
         rt_on_lock_reinit(t, obj, pc);

@@ -24,7 +24,7 @@ START_TEST(defaults_match_contract)
     ck_assert_int_eq(o.detect_deadlocks, 1);
     ck_assert_int_eq(o.deadlock_timeout_ms, 2000);
     ck_assert_int_eq(o.rcu_stall_timeout_ms, 10000);
-    ck_assert_int_eq(o.lock_classes, RT_CLASSES_INSTANCE);
+    ck_assert_int_eq(o.lock_classes, RT_CLASSES_AUTO);
     ck_assert_int_eq(o.stack_depth, 32);
     ck_assert_int_eq(o.symbolize, 1);
     ck_assert_int_eq(o.print_summary, 1);
