@@ -104,6 +104,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "nan" || b == "nan" || b + 0
         "$(div "$(ns random_rwlocks tsan)" "$(ns random_rwlocks rtdd)")" ">=" 1
     check "rtdd ≤ 2x native: a million mutexes, each initialized and locked once" \
         "$(get "$micro" million_mutexes rtdd 6)" "<=" 2
+    check "rtdd ≤ 1.5x native: 200 forks of a threaded program whose lock is held at half of them (fork_200)" \
+        "$(get "$micro" fork_200 rtdd 6)" "<=" 1.5
     check "rtdd ≤ 1.3x native: malloc+free while 1,000 mutexes are held (free_heavy_1000)" \
         "$(get "$micro" free_heavy_1000 rtdd 6)" "<=" 1.3
     check "a new lock and edge ≤ ThreadSanitizer's cost: graph_100k (TSan / rtdd)" \
@@ -199,7 +201,10 @@ lock *i* then *i+1* for *i* < N, ns per lock (each adds a new lock and a new edg
 means linear growth); `rcu_read1` librtdd_rcu read section (lock + dereference + unlock, one
 reader while an updater runs: `rcubench-rtdd-dyn read 1`, linked with librtdd_rcu.so so that rtdd
 checks it) natively and under `rtdd run`; `rcu_plain` malloc(64)+free+mutex pair in a program that
-uses RCU elsewhere (`rcubench-rtdd-dyn plain`): what RCU checking costs a program's RCU-free paths.
+uses RCU elsewhere (`rcubench-rtdd-dyn plain`): what RCU checking costs a program's RCU-free paths;
+`fork_200` a thread keeps taking a mutex while the main thread forks 200 children one after the
+other, each computing about a millisecond and calling `_exit` (ns per fork, wait included; under
+rtdd each child whose fork found the lock held writes a `lock-held-at-fork` report).
 
 Notes:
 - ThreadSanitizer's deadlock detector (clang 14) fails with 1,000 locks held (a CHECK in

@@ -43,6 +43,26 @@ static void report_cond_misuse(struct rt_thread *t, struct rt_lock *cond, uintpt
     rt_report_finish(r);
 }
 
+void rt_report_cond_destroy_busy(struct rt_thread *t, struct rt_lock *c, uintptr_t pc)
+{
+    char comm[32], desc[512];
+    (void)pc;
+    rt_thread_comm(t->tid, comm, sizeof comm);
+    rt_lock_describe(c, c->addr, desc, sizeof desc);
+    struct rt_report *r = rt_report_begin(RT_KIND_COND_MISUSE, t->tid);
+    if (!r)
+        return;
+    int waiters = __atomic_load_n(&c->cond_waiters, __ATOMIC_ACQUIRE);
+    rt_report_headline(r, "WARNING: condition variable misuse");
+    rt_report_stack(r, rt_stack_capture((unsigned)rt_opt.stack_depth),
+                    "%s/%d destroys condition variable %s at:", comm, t->tid, desc);
+    rt_report_text(r, "while %d thread%s wait%s on it. POSIX leaves this undefined; glibc's pthread_cond_destroy "
+                      "waits until every waiter has been woken, so the destroying thread hangs if nobody signals.",
+                   waiters, waiters == 1 ? "" : "s", waiters == 1 ? "s" : "");
+    rt_report_held_locks(r, t, comm);
+    rt_report_finish(r);
+}
+
 void rt_on_cond_wait_begin(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, int owned_elsewhere, uintptr_t pc)
 {
     struct rt_lock *c = rt_lock_lookup(t, cond, RT_LOCK_COND, pc);

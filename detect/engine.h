@@ -38,6 +38,8 @@ void rt_on_unmapped(struct rt_thread *t, uintptr_t start, size_t len, const char
 /* owned_elsewhere: the mutex object itself says this thread owns it (taken
  * where the runtime did not see it, e.g. before it was set up). */
 void rt_on_cond_wait_begin(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, int owned_elsewhere, uintptr_t pc);
+/* cond-misuse: destroying a condition variable that threads wait on. */
+void rt_report_cond_destroy_busy(struct rt_thread *t, struct rt_lock *c, uintptr_t pc);
 void rt_on_cond_wait_end(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, uintptr_t pc);
 
 /* The thread may block on lock from here until it is acquired (or the
@@ -76,6 +78,8 @@ int rt_lock_is_held_by_record(const struct rt_lock *l);
 /* In a forked child (the only thread left is self): reports locks other
  * threads held at the fork (INFO) and resets the thread registry. */
 void rt_on_fork_child(struct rt_thread *self, int new_tid);
+/* Before fork, in the parent: warms what the child will report. */
+void rt_on_fork_prepare(struct rt_thread *self);
 
 /* Annotations (include/rtdd/annotate.h). */
 void rt_annotate_name(struct rt_thread *t, uintptr_t addr, const char *name, uintptr_t pc);
@@ -96,6 +100,15 @@ uint64_t rt_on_lock_pre_nested(struct rt_thread *t, struct rt_lock *lock, unsign
 void rt_on_lock_acquired_slow(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uint64_t chain,
                               uintptr_t pc);
 void rt_on_lock_release_slow(struct rt_thread *t, uintptr_t addr, uintptr_t pc);
+/* The unlock wrappers' release: word_unlocked says what the object's own
+ * word said before the real unlock (1 unlocked, 0 locked, -1 not read).
+ * Returns 1 when rtdd knows nothing of the lock and did not report: the
+ * wrapper then judges the real unlock's failure (rt_on_unlock_rejected). */
+int rt_on_lock_release_judged(struct rt_thread *t, uintptr_t addr, uintptr_t pc, int word_unlocked);
+/* The real unlock failed (err) on memory rtdd never saw locked: bad-unlock. */
+void rt_on_unlock_rejected(struct rt_thread *t, uintptr_t addr, const char *call, int err, uintptr_t pc);
+/* call() on a lock destroyed and not initialized again: use-after-destroy. */
+void rt_on_destroyed_lock_use(struct rt_thread *t, uintptr_t addr, const char *call, uintptr_t pc);
 /* Pushes lock as acquired with the given stack and CPU, with no checks
  * (a read section recorded inline, pushed late: rcucheck.h). */
 void rt_on_lock_acquired_at(struct rt_thread *t, struct rt_lock *lock, unsigned flags, rt_stack_id stack, int cpu);

@@ -5,6 +5,8 @@
 #include "lockdesc.h"
 #include "rcucheck.h"
 #include "report.h"
+#include "runtime.h"
+#include "symbolize.h"
 
 #define MAX_STRANDED 16
 struct stranded {
@@ -21,6 +23,8 @@ static void collect(struct rt_thread *t, void *arg)
     for (unsigned i = 0; i < t->nheld; i++) {
         if (!rt_held_live(&t->held[i]) || rt_rcu_forgotten_at_fork(t->held[i].lock, t->held[i].addr))
             continue;
+        /* Locked for good here: a wait for it is a deadlock (rt_on_lock_wait). */
+        __atomic_store_n(&t->held[i].lock->held_by_exited, RT_HOLDER_FORKED_AWAY, __ATOMIC_RELEASE);
         s->total++;
         if (s->n < MAX_STRANDED) {
             s->e[s->n].lock = t->held[i].lock;
@@ -56,4 +60,36 @@ void rt_on_fork_child(struct rt_thread *self, int new_tid)
                       "before exec().",
                    new_tid);
     rt_report_finish(r);
+}
+
+/* In the parent, before fork: what a child will report (the locks other
+ * threads hold) is symbolized here, once, into the symbolizer's cache,
+ * which the child inherits (symbolize.c keeps it across fork). A program
+ * that forks 200 children then pays for one DWARF walk, not 200. */
+static void warm(struct rt_thread *t, void *arg)
+{
+    const struct rt_thread *self = arg;
+    if (t == self)
+        return;
+    unsigned n = __atomic_load_n(&t->nheld, __ATOMIC_ACQUIRE);
+    const struct rt_held *held = __atomic_load_n(&t->held, __ATOMIC_ACQUIRE);
+    for (unsigned i = 0; i < n && i < 16 && held; i++) {
+        if (!rt_held_live(&held[i]))
+            continue;
+        char desc[512];
+        rt_lock_describe(held[i].lock, held[i].addr, desc, sizeof desc);
+        const uintptr_t *pcs;
+        const uint32_t *sizes;
+        unsigned depth = rt_stack_get(held[i].stack, &pcs, &sizes);
+        for (unsigned k = 0; k < depth; k++) {
+            struct rt_symbol sym;
+            rt_symbolize(pcs[k], &sym);
+        }
+    }
+}
+
+void rt_on_fork_prepare(struct rt_thread *self)
+{
+    if (rt_opt.symbolize)
+        rt_thread_for_each(warm, self);
 }

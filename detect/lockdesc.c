@@ -153,6 +153,10 @@ void rt_report_holders(struct rt_report *r, const struct rt_lock *l, int self_ti
         rt_report_stack(r, stack, "the lock [0x%lx] (%s) is held for reading by %s%s/%d (%d reader%s in all), taken at:",
                         (unsigned long)l->addr, rt_lock_type_name((enum rt_lock_type)l->type),
                         tid == self_tid ? "this thread, " : "", comm, tid, readers, readers == 1 ? "" : "s");
+    } else if (__atomic_load_n(&l->held_by_exited, __ATOMIC_ACQUIRE) == RT_HOLDER_EXITED) {
+        rt_report_text(r, "the lock [0x%lx] (%s) is held by a thread that exited (or was cancelled) while holding "
+                          "it: see its lock-held-at-exit report; nobody can release it now",
+                       (unsigned long)l->addr, rt_lock_type_name((enum rt_lock_type)l->type));
     } else {
         rt_report_text(r, "no thread holds the lock any more");
     }

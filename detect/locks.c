@@ -168,10 +168,13 @@ void rt_on_lock_init(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type
 
 void rt_on_lock_destroy(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
 {
+    rt_remember_destroy(t, addr, pc);
     struct rt_lock *l = rt_locktab_find(addr);
     if (!l)
         return;
-    if (rt_lock_is_held(l))
+    if (l->type == RT_LOCK_COND && __atomic_load_n(&l->cond_waiters, __ATOMIC_ACQUIRE) > 0)
+        rt_report_cond_destroy_busy(t, l, pc);
+    else if (rt_lock_is_held(l))
         rt_report_destroy_locked(t, l, "destroying", pc);
     rt_lockorder_forget(l);
     rt_locktab_retire(l);
@@ -277,6 +280,14 @@ void rt_on_lock_wait(struct rt_thread *t, struct rt_lock *lock, unsigned flags, 
     t->wait_timed = (flags & RT_ACQ_TIMED) != 0;
     __atomic_fetch_add(&t->wait_seq, 1, __ATOMIC_RELAXED);
     __atomic_store_n(&t->waiting_for, lock, __ATOMIC_RELEASE);
+    /* A lock whose holder is gone (exited, or a parent's thread in a
+     * forked child) is locked for good: this wait never ends. */
+    if (__builtin_expect(__atomic_load_n(&lock->held_by_exited, __ATOMIC_ACQUIRE) != 0, 0) &&
+        !(flags & (RT_ACQ_TIMED | RT_ACQ_TRY)) && !lock->rcu_pseudo) {
+        int (*unlocked)(const struct rt_lock *) = __atomic_load_n(&rt_lock_object_unlocked, __ATOMIC_ACQUIRE);
+        if (!unlocked || !unlocked(lock))
+            rt_report_wait_on_orphan(t, lock);
+    }
     rt_watchdog_ensure();
 }
 
@@ -306,6 +317,8 @@ void rt_on_lock_acquired_slow(struct rt_thread *t, struct rt_lock *lock, unsigne
         __atomic_store_n(&t->waiting_for, NULL, __ATOMIC_RELEASE);
     if (t->untracked)
         return;
+    if (__builtin_expect(__atomic_load_n(&lock->held_by_exited, __ATOMIC_RELAXED), 0))
+        __atomic_store_n(&lock->held_by_exited, 0, __ATOMIC_RELAXED); /* a robust mutex, recovered */
     uint64_t id = __atomic_load_n(&lock->id, __ATOMIC_RELAXED);
     if (lock->type == RT_LOCK_MUTEX_RECURSIVE) {
         for (unsigned i = t->nheld; i-- > 0;)
@@ -335,20 +348,25 @@ static void remove_held(struct rt_thread *t, unsigned i)
     t->held[t->nheld].id = 0; /* the vacated slot is dead, as after a fast pop */
 }
 
-void rt_on_lock_release_slow(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
+int rt_on_lock_release_judged(struct rt_thread *t, uintptr_t addr, uintptr_t pc, int word_unlocked)
 {
-    if (t->untracked)
-        return;
+    if (rt_lock_release_fast(t, addr) || t->untracked)
+        return 0;
     for (unsigned i = t->nheld; i-- > 0;) {
         struct rt_held *h = &t->held[i];
         if (h->addr != addr)
             continue;
         if (--h->count > 0)
-            return;
+            return 0;
         remove_held(t, i);
-        return;
+        return 0;
     }
-    rt_check_unheld_release(t, addr, pc);
+    return rt_check_unheld_release(t, addr, pc, word_unlocked);
+}
+
+void rt_on_lock_release_slow(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
+{
+    rt_on_lock_release_judged(t, addr, pc, -1);
 }
 
 /* Holders are found in the held stacks: the fast path writes nothing
@@ -423,5 +441,7 @@ int rt_lock_is_held(const struct rt_lock *l)
     int (*unlocked)(const struct rt_lock *) = __atomic_load_n(&rt_lock_object_unlocked, __ATOMIC_ACQUIRE);
     if (unlocked && unlocked(l))
         return 0;
-    return rt_lock_is_held_by_record(l);
+    /* A lock a parent's thread held at fork is locked in the child too, but
+     * freeing it there is how children clean up: only a wait is reported. */
+    return rt_lock_is_held_by_record(l) || __atomic_load_n(&l->held_by_exited, __ATOMIC_ACQUIRE) == RT_HOLDER_EXITED;
 }

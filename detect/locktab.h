@@ -33,12 +33,16 @@ struct rt_lock {
     uint8_t next_subclass;        /* annotated nesting level (RTDD_LOCK_NESTED): its own class */
     uint8_t history_known;        /* seen from init or from a lock call, not first at unlock */
     uint8_t rcu_pseudo;           /* an RCU pseudo-lock (rcucheck.c), never a real object */
+    _Atomic uint8_t held_by_exited; /* its holder is gone, it stays locked: RT_HOLDER_EXITED or _FORKED_AWAY */
     const char *name;             /* annotated name, or NULL */
     union {
         uintptr_t class_key;               /* locks: init site pc, or first-use site pc for static locks */
         _Atomic uintptr_t cond_mutex_addr; /* condvars: the mutex current waiters use, 0 when none wait */
     };
 };
+
+/* Why a lock's holder does not exist (rt_lock.held_by_exited). */
+enum { RT_HOLDER_EXITED = 1, RT_HOLDER_FORKED_AWAY = 2 };
 
 const char *rt_lock_type_name(enum rt_lock_type t);
 uint32_t rt_lock_type_size(enum rt_lock_type t);

@@ -7,8 +7,12 @@
  * falls back to stderr (the program keeps running, nothing is lost). */
 void rt_log_open(const char *log_path);
 /* Writes buf with one write(2) (looping only on short writes and EINTR).
- * If the log cannot take it (full disk), the text goes to stderr. */
-void rt_log_write(const char *buf, size_t len);
+ * If the log cannot take it (full disk), the text goes to stderr; -1 when
+ * neither took it (counted: rt_log_lost). A log file is made by the first
+ * write. */
+int rt_log_write(const char *buf, size_t len);
+/* Writes that reached neither the log nor stderr; *last_errno says why. */
+unsigned long rt_log_lost(int *last_errno);
 /* Does the runtime's own log descriptor lie in [lo, hi]? (A close, dup2
  * or close_range of the program is about to take it.) */
 int rt_log_fd_in(unsigned lo, unsigned hi);

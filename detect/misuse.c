@@ -4,10 +4,57 @@
 #include "report.h"
 #include "runtime.h"
 #include "unwind.h"
+#include <errno.h>
 
 static rt_stack_id here(void)
 {
     return rt_stack_capture((unsigned)rt_opt.stack_depth);
+}
+
+/* Where locks were destroyed, for a later use of one: lossy, one slot per
+ * address hash (an entry is the address, then the stack and thread). */
+#define DESTROY_SLOTS 1024
+static struct destroyed {
+    _Atomic uintptr_t addr;
+    _Atomic uint64_t stack_tid;
+} destroyed[DESTROY_SLOTS];
+
+void rt_remember_destroy(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
+{
+    struct destroyed *d = &destroyed[rt_hash64(addr) & (DESTROY_SLOTS - 1)];
+    uint64_t v = (uint64_t)rt_site_stack(t, pc) << 32 | (uint32_t)t->tid;
+    if (__atomic_load_n(&d->addr, __ATOMIC_RELAXED) != addr)
+        __atomic_store_n(&d->addr, addr, __ATOMIC_RELAXED);
+    if (__atomic_load_n(&d->stack_tid, __ATOMIC_RELAXED) != v)
+        __atomic_store_n(&d->stack_tid, v, __ATOMIC_RELAXED);
+}
+
+void rt_on_destroyed_lock_use(struct rt_thread *t, uintptr_t addr, const char *call, uintptr_t pc)
+{
+    char comm[32], desc[512];
+    (void)pc;
+    rt_thread_comm(t->tid, comm, sizeof comm);
+    rt_lock_name(NULL, addr, desc, sizeof desc);
+    struct rt_report *r = rt_report_begin(RT_KIND_USE_AFTER_DESTROY, t->tid);
+    if (!r)
+        return;
+    rt_report_headline(r, "WARNING: use of a destroyed lock");
+    rt_report_stack(r, here(), "%s/%d calls %s() on lock %s, which was destroyed and not initialized again, at:",
+                    comm, t->tid, call, desc);
+    const struct destroyed *d = &destroyed[rt_hash64(addr) & (DESTROY_SLOTS - 1)];
+    uint64_t v = __atomic_load_n(&d->stack_tid, __ATOMIC_RELAXED);
+    if (__atomic_load_n(&d->addr, __ATOMIC_RELAXED) == addr && v) {
+        char who[32];
+        rt_thread_comm((int)(uint32_t)v, who, sizeof who);
+        rt_report_stack(r, (rt_stack_id)(v >> 32), "it was destroyed by %s/%d at:", who, (int)(uint32_t)v);
+    } else {
+        rt_report_text(r, "rtdd did not see it destroyed (or no longer remembers where): the memory holds glibc's "
+                          "mark of a destroyed mutex, or is not a mutex at all.");
+    }
+    rt_report_text(r, "glibc marks a destroyed mutex invalid: the call fails with EINVAL and does not lock or "
+                      "unlock anything, so the code it guards runs unprotected.");
+    rt_report_held_locks(r, t, comm);
+    rt_report_finish(r);
 }
 
 void rt_report_destroy_locked(struct rt_thread *t, struct rt_lock *l, const char *verb, uintptr_t pc)
@@ -87,14 +134,61 @@ static void model_foreign_release(struct rt_lock *l)
     __atomic_store_n(&l->id, rt_locktab_new_id(), __ATOMIC_RELEASE);
 }
 
-void rt_check_unheld_release(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
+/* An unlock of a lock rtdd never saw locked whose own word says nobody
+ * holds it: unlocked once too often, or never a lock. */
+static void report_unlock_of_unlocked(struct rt_thread *t, uintptr_t addr)
+{
+    char comm[32], desc[512];
+    rt_thread_comm(t->tid, comm, sizeof comm);
+    rt_lock_describe(rt_locktab_find(addr), addr, desc, sizeof desc);
+    struct rt_report *r = rt_report_begin(RT_KIND_BAD_UNLOCK, t->tid);
+    if (!r)
+        return;
+    rt_report_headline(r, "WARNING: bad unlock balance detected!");
+    rt_report_stack(r, here(), "%s/%d is trying to release lock %s at:", comm, t->tid, desc);
+    rt_report_text(r, "but no thread holds it: rtdd never saw it locked, and its lock word says it is not locked "
+                      "(a lock released once too often, one never taken, or memory that is not a lock).");
+    rt_report_held_locks(r, t, comm);
+    rt_report_finish(r);
+}
+
+void rt_on_unlock_rejected(struct rt_thread *t, uintptr_t addr, const char *call, int err, uintptr_t pc)
+{
+    char comm[32], desc[512];
+    (void)pc;
+    rt_thread_comm(t->tid, comm, sizeof comm);
+    rt_lock_describe(rt_locktab_find(addr), addr, desc, sizeof desc);
+    struct rt_report *r = rt_report_begin(RT_KIND_BAD_UNLOCK, t->tid);
+    if (!r)
+        return;
+    rt_report_headline(r, "WARNING: bad unlock balance detected!");
+    rt_report_stack(r, here(), "%s/%d is trying to release lock %s at:", comm, t->tid, desc);
+    rt_report_text(r, "but it is not a lock: %s() failed (%s), and rtdd never saw this memory initialized or "
+                      "locked as one.",
+                   call, err == EINVAL ? "EINVAL" : err == EPERM ? "EPERM" : "an error");
+    rt_report_held_locks(r, t, comm);
+    rt_report_finish(r);
+}
+
+int rt_check_unheld_release(struct rt_thread *t, uintptr_t addr, uintptr_t pc, int word_unlocked)
 {
     struct rt_lock *l = rt_locktab_find(addr);
     (void)pc;
     /* A lock never seen before, or locked before the runtime was ready:
-     * nothing is known about who holds it. */
-    if (!l || !l->history_known || l->type == RT_LOCK_COND)
-        return;
+     * nothing is known about who holds it, but its own word. */
+    if (!l || !l->history_known || l->type == RT_LOCK_COND) {
+        if (word_unlocked != 1 || (l && l->type == RT_LOCK_COND))
+            return 1;
+        report_unlock_of_unlocked(t, addr);
+        return 0;
+    }
+    int orphan = __atomic_load_n(&l->held_by_exited, __ATOMIC_ACQUIRE);
+    if (orphan == RT_HOLDER_FORKED_AWAY) {
+        /* A forked child releasing what a parent's thread held (an atfork
+         * handler's recovery): the lock is free again, nothing to say. */
+        __atomic_store_n(&l->held_by_exited, 0, __ATOMIC_RELEASE);
+        return 0;
+    }
     char comm[32], desc[512], other[512];
     int cpu = rt_thread_cpu(t);
     rt_thread_comm(t->tid, comm, sizeof comm);
@@ -124,7 +218,7 @@ void rt_check_unheld_release(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
                           "lock is released under its owner.",
                        mine->cpu, cpu, mine->cpu, cpu);
         rt_report_text(r, "Hint: remember which lock (or CPU) the lock call used and release that one.");
-    } else if (owner || readers) {
+    } else if (owner || readers || orphan) {
         r = rt_report_begin(RT_KIND_NON_OWNER_UNLOCK, t->tid);
         if (!r)
             goto out;
@@ -151,4 +245,7 @@ out:
     /* Whether reported, suppressed or a duplicate: the mutex is unlocked. */
     if (foreign)
         model_foreign_release(l);
+    if (orphan)
+        __atomic_store_n(&l->held_by_exited, 0, __ATOMIC_RELEASE);
+    return 0;
 }

@@ -596,6 +596,11 @@ void rt_report_exit_summary(int pid)
     if (unwritten)
         rt_buf_printf(&b, "; %u of the reports %s still being written when the process ended", unwritten,
                       unwritten == 1 ? "was" : "were");
+    int lost_errno;
+    unsigned long lost = rt_log_lost(&lost_errno);
+    if (lost)
+        rt_buf_printf(&b, "; %lu report%s could not be written anywhere (%s)", lost, lost == 1 ? "" : "s",
+                      strerror(lost_errno));
     unsigned long sections = rt_rcu_sections();
     if (sections)
         rt_buf_printf(&b, "; %lu RCU read sections, %lu of them migrated to another CPU (harmless: each unlock "

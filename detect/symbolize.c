@@ -263,9 +263,20 @@ int rt_symbolize_data(uintptr_t addr, char *name, unsigned cap, uintptr_t *offse
     return ok;
 }
 
+/* The forking thread holds the symbolizer across fork, so the child gets
+ * it whole (no other thread was inside it) and keeps it: the modules are
+ * the same, and a child's report then costs no new DWARF walk. */
+void rt_symbolize_fork_prepare(void)
+{
+    rt_spin_lock(&sym_lock);
+}
+
+void rt_symbolize_fork_parent(void)
+{
+    rt_spin_unlock(&sym_lock);
+}
+
 void rt_symbolize_after_fork(void)
 {
     rt_spin_reinit(&sym_lock);
-    dwfl = NULL; /* leaked: its state may be half-updated */
-    cache = NULL;
 }

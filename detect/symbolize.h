@@ -39,4 +39,7 @@ int rt_symbol_in_system_code(const struct rt_symbol *sym, const char *module);
 int rt_symbolize_data(uintptr_t addr, char *name, unsigned cap, uintptr_t *offset);
 /* In a forked child: drop libdw's state (another thread may have been in it). */
 void rt_symbolize_after_fork(void);
+/* Around fork (interpose/init.c): held by the forking thread. */
+void rt_symbolize_fork_prepare(void);
+void rt_symbolize_fork_parent(void);
 #endif

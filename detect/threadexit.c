@@ -52,8 +52,12 @@ void rt_on_thread_exit(struct rt_thread *t, uintptr_t stack_lo, uintptr_t stack_
      * freed, and is then no longer a lock this thread holds. */
     if (stack_hi > stack_lo)
         rt_on_free(t, stack_lo, stack_hi - stack_lo, 0);
-    /* The locks stay held (nobody can release them now); the records keep
-     * naming this thread as the owner. */
-    if (t->nheld > 0 && !t->untracked && live_held(t) > 0)
+    /* The locks stay held (nobody can release them now): their records say
+     * so, for a later free or destroy of them. */
+    if (t->nheld > 0 && !t->untracked && live_held(t) > 0) {
         report_held_at_exit(t);
+        for (unsigned i = 0; i < t->nheld; i++)
+            if (rt_held_live(&t->held[i]) && !t->held[i].lock->rcu_pseudo)
+                __atomic_store_n(&t->held[i].lock->held_by_exited, RT_HOLDER_EXITED, __ATOMIC_RELEASE);
+    }
 }

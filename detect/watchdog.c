@@ -307,6 +307,31 @@ static int noted_episode(const unsigned *cycle, unsigned n, char *out, size_t ca
     return found;
 }
 
+void rt_report_wait_on_orphan(struct rt_thread *t, struct rt_lock *l)
+{
+    char comm[32], desc[512];
+    int why = __atomic_load_n(&l->held_by_exited, __ATOMIC_ACQUIRE);
+    rt_thread_comm(t->tid, comm, sizeof comm);
+    rt_lock_describe(l, __atomic_load_n(&l->addr, __ATOMIC_RELAXED), desc, sizeof desc);
+    struct rt_report *r = rt_report_begin(RT_KIND_DEADLOCK, t->tid);
+    if (!r)
+        return;
+    rt_report_headline(r, "BUG: deadlock detected, 1 thread blocked on a lock whose holder does not exist");
+    rt_report_stack(r, t->wait_stack, "%s/%d blocks waiting for %s, at:", comm, t->tid, desc);
+    if (why == RT_HOLDER_FORKED_AWAY)
+        rt_report_text(r, "The lock was held at fork() by a thread of the parent (see the lock-held-at-fork report): "
+                          "it was held at fork by a thread that does not exist in this process, so nobody can "
+                          "release it and this wait never ends.");
+    else
+        rt_report_text(r, "The lock's holder exited or was cancelled while holding it (see the lock-held-at-exit "
+                          "report): nobody can release it and this wait never ends.");
+    rt_report_held_locks(r, t, comm);
+    if (rt_opt.exit_on_deadlock)
+        rt_report_fatal(r);
+    rt_report_key(r, rt_hash64(__atomic_load_n(&l->id, __ATOMIC_RELAXED)) ^ 0x0f4a);
+    rt_report_finish(r);
+}
+
 static int report_deadlock(const unsigned *cycle, unsigned n, uint64_t now)
 {
     struct rt_report *r = rt_report_begin(RT_KIND_DEADLOCK, snaps[cycle[0]].tid);

@@ -45,4 +45,7 @@ extern void (*rt_watchdog_start_hook)(void);
 void rt_watchdog_start(void);
 void rt_watchdog_ensure(void);
 void rt_watchdog_after_fork(void);
+/* deadlock: t is about to wait (untimed) for l, whose holder exited or
+ * stayed in the parent at fork: a wait that never ends. */
+void rt_report_wait_on_orphan(struct rt_thread *t, struct rt_lock *l);
 #endif

@@ -102,20 +102,30 @@ RTI_EXPORT void mtx_destroy(mtx_t *m)
 #define MTX_BLOCKING(call) MTX_BLOCKING_F(0, call)
 RTI_EXPORT int mtx_lock(mtx_t *m)
 {
+    rti_check_destroyed_mutex(m, "mtx_lock", RTI_CALLER());
     RTI_LOCK_BODY(m, rti_mutex_type(m), 0, MTX_BLOCKING(rti_real.mtx_lock(m)), THRD_OK);
 }
 
 RTI_EXPORT int mtx_timedlock(mtx_t *restrict m, const struct timespec *restrict ts)
 {
+    rti_check_destroyed_mutex(m, "mtx_timedlock", RTI_CALLER());
     RTI_LOCK_BODY(m, rti_mutex_type(m), RT_ACQ_TIMED, MTX_BLOCKING_F(RT_ACQ_TIMED, rti_real.mtx_timedlock(m, ts)), THRD_OK);
 }
 
 RTI_EXPORT int mtx_trylock(mtx_t *m)
 {
+    rti_check_destroyed_mutex(m, "mtx_trylock", RTI_CALLER());
     RTI_LOCK_BODY(m, rti_mutex_type(m), RT_ACQ_TRY, rti_real.mtx_trylock(m), THRD_OK);
 }
 
+#define THRD_REJECTED(r) ((r) == thrd_error)
 RTI_EXPORT int mtx_unlock(mtx_t *m)
 {
-    RTI_UNLOCK_BODY(m, rti_real.mtx_unlock(m));
+    const pthread_mutex_t *pm = (const pthread_mutex_t *)m;
+    if (unlikely(__atomic_load_n(&pm->__data.__kind, __ATOMIC_RELAXED) == -1)) {
+        rti_check_destroyed_mutex(m, "mtx_unlock", RTI_CALLER());
+        return rti_real.mtx_unlock(m);
+    }
+    RTI_UNLOCK_BODY(m, rti_real.mtx_unlock(m), "mtx_unlock", __atomic_load_n(&pm->__data.__lock, __ATOMIC_RELAXED) == 0,
+                    THRD_REJECTED);
 }

@@ -147,13 +147,20 @@ static void start_watchdog(void)
  * parent). */
 static void fork_prepare(void)
 {
+    struct rt_thread *t = rti_enter();
+    if (t) {
+        rt_on_fork_prepare(t);
+        rti_leave();
+    }
     rt_unwind_fork_prepare();
+    rt_symbolize_fork_prepare();
     rti_guard++;
 }
 
 static void fork_parent(void)
 {
     rti_guard--;
+    rt_symbolize_fork_parent();
     rt_unwind_fork_parent();
 }
 

@@ -91,17 +91,40 @@ RT_HIDDEN void rti_note_lock_wait(uintptr_t obj, enum rt_lock_type type, unsigne
 RT_HIDDEN void rti_note_lock_wait_over(void);
 
 /* Releasing the most recent lock calls nothing either. */
-#define RTI_UNLOCK_BODY(obj, real_call) RTI_UNLOCK_BODY_AT(RTI_CALLER(), obj, real_call)
-#define RTI_UNLOCK_BODY_AT(caller, obj, real_call)                              \
+/* word_unlocked: what the object's own word says before the real call (1
+ * unlocked, 0 locked, -1 unknown): an unlock of a lock rtdd never saw
+ * taken is judged by it. rejected(r): the real call refused the object
+ * (not a lock), reported when rtdd knew nothing of it either. */
+#define RTI_UNLOCK_BODY(obj, real_call, call, word_unlocked, rejected) \
+    RTI_UNLOCK_BODY_AT(RTI_CALLER(), obj, real_call, call, word_unlocked, rejected)
+#define RTI_UNLOCK_BODY_AT(caller, obj, real_call, call, word_unlocked, rejected) \
     struct rt_thread *t = rti_self;                                             \
     if (likely(t != NULL && !rti_guard && rt_lock_release_fast(t, (uintptr_t)(obj)))) \
         return (real_call);                                                     \
     t = rti_enter();                                                            \
     if (unlikely(!t))                                                           \
         return rti_resolved() ? (real_call) : 0;                                \
-    rt_on_lock_release(t, (uintptr_t)(obj), (caller));                          \
+    int rti_unknown = rt_on_lock_release_judged(t, (uintptr_t)(obj), (caller), (word_unlocked)); \
     rti_leave();                                                                \
-    return (real_call)
+    int rti_r = (real_call);                                                    \
+    if (unlikely(rti_unknown && rejected(rti_r)) && (t = rti_enter()) != NULL) { \
+        rt_on_unlock_rejected(t, (uintptr_t)(obj), (call), rti_r, (caller)); \
+        rti_leave();                                                            \
+    }                                                                           \
+    return rti_r
+#define RTI_PTHREAD_REJECTED(r) ((r) == EINVAL || (r) == EPERM)
+
+/* A call on a destroyed glibc mutex (its kind is -1 until re-initialized)
+ * fails with EINVAL: the program runs its critical section unlocked. */
+static inline void rti_check_destroyed_mutex(const void *m, const char *call, uintptr_t caller)
+{
+    struct rt_thread *t;
+    if (unlikely(__atomic_load_n(&((const pthread_mutex_t *)m)->__data.__kind, __ATOMIC_RELAXED) == -1) &&
+        (t = rti_enter()) != NULL) {
+        rt_on_destroyed_lock_use(t, (uintptr_t)m, call, caller);
+        rti_leave();
+    }
+}
 
 /* A lock taken by a fast path (fastlock.h) whose record or call site the
  * caches did not know: the bookkeeping the slow way. */

@@ -42,6 +42,7 @@ RTI_EXPORT int pthread_mutex_destroy(pthread_mutex_t *m)
 /* Every kind, nested, contended. */
 static __attribute__((noinline)) int mutex_lock_general(pthread_mutex_t *m, uintptr_t caller)
 {
+    rti_check_destroyed_mutex(m, "pthread_mutex_lock", caller);
     RTI_LOCK_BODY_AT(caller, m, mutex_type(m), RTI_AS_IS, 0, MUTEX_BLOCKING(rti_real.mutex_lock(m)), RTI_PTHREAD_OK);
 }
 
@@ -52,24 +53,32 @@ RTI_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
 
 RTI_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m)
 {
+    rti_check_destroyed_mutex(m, "pthread_mutex_trylock", RTI_CALLER());
     RTI_LOCK_BODY(m, mutex_type(m), RT_ACQ_TRY, rti_real.mutex_trylock(m), RTI_PTHREAD_OK);
 }
 
 RTI_EXPORT int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abstime)
 {
+    rti_check_destroyed_mutex(m, "pthread_mutex_timedlock", RTI_CALLER());
     RTI_LOCK_BODY(m, mutex_type(m), RT_ACQ_TIMED, MUTEX_TIMED_BLOCKING(rti_real.mutex_timedlock(m, abstime)),
                   RTI_PTHREAD_OK);
 }
 
 RTI_EXPORT int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clock, const struct timespec *abstime)
 {
+    rti_check_destroyed_mutex(m, "pthread_mutex_clocklock", RTI_CALLER());
     RTI_LOCK_BODY(m, mutex_type(m), RT_ACQ_TIMED, MUTEX_TIMED_BLOCKING(rti_real.mutex_clocklock(m, clock, abstime)),
                   RTI_PTHREAD_OK);
 }
 
 static __attribute__((noinline)) int mutex_unlock_general(pthread_mutex_t *m, uintptr_t caller)
 {
-    RTI_UNLOCK_BODY_AT(caller, m, rti_real.mutex_unlock(m));
+    if (unlikely(__atomic_load_n(&m->__data.__kind, __ATOMIC_RELAXED) == -1)) {
+        rti_check_destroyed_mutex(m, "pthread_mutex_unlock", caller);
+        return rti_real.mutex_unlock(m); /* EINVAL: nothing was held */
+    }
+    RTI_UNLOCK_BODY_AT(caller, m, rti_real.mutex_unlock(m), "pthread_mutex_unlock",
+                       __atomic_load_n(&m->__data.__lock, __ATOMIC_RELAXED) == 0, RTI_PTHREAD_REJECTED);
 }
 
 RTI_EXPORT int pthread_mutex_unlock(pthread_mutex_t *m)

@@ -89,9 +89,17 @@ RTI_EXPORT int pthread_rwlock_clockwrlock(pthread_rwlock_t *rw, clockid_t clock,
     RW_BODY(rw, RT_ACQ_TIMED, RW_WRITE_BLOCKING_F(RT_ACQ_TIMED, rti_real.rwlock_clockwrlock(rw, clock, abstime)));
 }
 
+/* glibc's rwlock: neither write-locked (bit 1) nor any reader (bits 3 and up). */
+static inline int rwlock_word_unlocked(const pthread_rwlock_t *rw)
+{
+    unsigned readers = __atomic_load_n(&rw->__data.__readers, __ATOMIC_RELAXED);
+    return (readers & 2) == 0 && (readers >> 3) == 0;
+}
+
 RTI_EXPORT int pthread_rwlock_unlock(pthread_rwlock_t *rw)
 {
-    RTI_UNLOCK_BODY(rw, rti_real.rwlock_unlock(rw));
+    RTI_UNLOCK_BODY(rw, rti_real.rwlock_unlock(rw), "pthread_rwlock_unlock", rwlock_word_unlocked(rw),
+                    RTI_PTHREAD_REJECTED);
 }
 
 RTI_EXPORT int pthread_spin_init(pthread_spinlock_t *s, int pshared)
@@ -134,7 +142,8 @@ RTI_EXPORT int pthread_spin_trylock(pthread_spinlock_t *s)
 
 static __attribute__((noinline)) int spin_unlock_general(pthread_spinlock_t *s, uintptr_t caller)
 {
-    RTI_UNLOCK_BODY_AT(caller, s, rti_real.spin_unlock(s));
+    RTI_UNLOCK_BODY_AT(caller, s, rti_real.spin_unlock(s), "pthread_spin_unlock",
+                       __atomic_load_n(s, __ATOMIC_RELAXED) == RTI_SPIN_UNLOCKED, RTI_PTHREAD_REJECTED);
 }
 
 RTI_EXPORT int pthread_spin_unlock(pthread_spinlock_t *s)

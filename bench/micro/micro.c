@@ -24,7 +24,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 static double now_ns(void)
 {
@@ -398,6 +400,46 @@ static void million(long n)
     free(m);
 }
 
+/* A threaded program that forks worker processes: a thread keeps taking a
+ * lock (held at about half of the forks), the main thread forks n
+ * children one after the other, each computes for about a millisecond and
+ * _exits. Under rtdd a child whose fork found the lock held writes its
+ * lock-held-at-fork report (ns per fork, wait included). */
+static pthread_mutex_t fork_lock = PTHREAD_MUTEX_INITIALIZER;
+static volatile int fork_stop;
+static void *fork_locker(void *arg)
+{
+    (void)arg;
+    while (!fork_stop) {
+        pthread_mutex_lock(&fork_lock);
+        for (volatile int i = 0; i < 2000; i++)
+            ;
+        pthread_mutex_unlock(&fork_lock);
+        for (volatile int i = 0; i < 2000; i++)
+            ;
+    }
+    return NULL;
+}
+
+static void fork_children(long n)
+{
+    pthread_t t;
+    pthread_create(&t, NULL, fork_locker, NULL);
+    double t0 = now_ns();
+    for (long i = 0; i < n; i++) {
+        pid_t c = fork();
+        if (c == 0) {
+            for (volatile long k = 0; k < 1000000; k++)
+                ;
+            _exit(0);
+        }
+        waitpid(c, NULL, 0);
+    }
+    printf("%.3f\n", (now_ns() - t0) / n);
+    fork_stop = 1;
+    pthread_join(t, NULL);
+}
+
 static const struct { const char *name; void (*run)(long); } workloads[] = {
     { "mutex_pair", mutex_pair },
     { "mutex_contended", mutex_contended },
@@ -410,6 +452,7 @@ static const struct { const char *name; void (*run)(long); } workloads[] = {
     { "spin_pair", spin_pair },
     { "malloc_free_64", malloc_free_64 },
     { "free_heavy_1000", free_heavy_1000 },
+    { "fork_children", fork_children },
 };
 
 int main(int argc, char **argv)

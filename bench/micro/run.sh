@@ -7,7 +7,7 @@
 # Ratios are computed pair by pair (tool / native of the same round) and the
 # median of the per-round ratios is reported. Helgrind and DRD run 1/1000
 # of the iterations and TSan 1/10 (normalized per operation).
-# Usage: run.sh BINDIR OUT_CSV      (env: RTDD, QUICK=1, ROUNDS=N)
+# Usage: run.sh BINDIR OUT_CSV      (env: RTDD, QUICK=1, ROUNDS=N, ONLY="name ...": those rows only)
 set -u
 bindir=$1; csv=$2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -37,6 +37,7 @@ graph_10k|graph|10000|1|1
 graph_30k|graph|30000|1|0
 graph_100k|graph|100000|1|0
 million_mutexes|million|1000000|1|0
+fork_200|fork_children|200|1|0
 rcu_read1|rcu|0|0|0
 rcu_plain|rcuplain|5000000|0|0"
 
@@ -49,7 +50,7 @@ rcu_plain|rcuplain|5000000|0|0"
 ncpu=$(nproc)
 pin_cmd() { # pin_cmd WORKLOAD CPU: the prefix that pins WORKLOAD's run
     case $1 in
-    mutex_contended | nested3 | many_locks | lock_churn | create_destroy | random_rwlocks | rcu | rcuplain) ;;
+    mutex_contended | nested3 | many_locks | lock_churn | create_destroy | random_rwlocks | fork_children | rcu | rcuplain) ;;
     *) [ "$ncpu" -gt 1 ] && printf 'taskset -c %s\n' "$2" ;;
     esac
 }
@@ -87,6 +88,7 @@ echo "workload,tool,iterations,rounds,ns_per_op,ratio,ratio_min,ratio_max,maxrss
 echo "micro: $rounds rounds per workload, tools interleaved (QUICK=$quick); $(nproc) CPUs"
 printf '%-16s %-9s %10s %12s %10s %10s\n' workload tool iterations "ns/op" ratio "maxrss KB"
 printf '%s\n' "$workloads" | while IFS='|' read -r name w iters tdiv vdiv; do
+    case " ${ONLY:-$name} " in *" $name "*) ;; *) continue ;; esac
     iters=$((iters / scale))
     case $w in graph | million) iters=$((iters * scale)) ;; esac # the sizes are the point: never scaled
     for r in $(seq "$rounds"); do

@@ -69,6 +69,51 @@ else
     echo "cannot build fd_takeover"; cat "$work/cc.err"; fail=1
 fi
 
+# A daemon's stderr is /dev/null: the reports go to $TMPDIR/rtdd.PID.log,
+# made by the first report. A forked child that _exits with nothing to say
+# leaves no log file; a clean run without summaries leaves none at all.
+cat >"$work/daemonish.c" <<'EOF'
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+    static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+    if (argc > 1 && !strcmp(argv[1], "bug")) {
+        pthread_mutex_lock(&m);
+        pthread_mutex_unlock(&m);
+        pthread_mutex_unlock(&m);
+        return 0;
+    }
+    pid_t c = fork();
+    if (c == 0)
+        _exit(0);
+    waitpid(c, NULL, 0);
+    return 0;
+}
+EOF
+if cc -pthread -o "$work/daemonish" "$work/daemonish.c" 2>"$work/cc.err"; then
+    mkdir -p "$work/tmp"
+    TMPDIR="$work/tmp" "$rtdd" run -- "$work/daemonish" bug >"$work/out" 2>/dev/null
+    st=$?
+    [ $st = 66 ] || { echo "stderr /dev/null: exit $st, expected 66"; fail=1; }
+    grep -qs '^SUMMARY: rtdd: bad-unlock' "$work"/tmp/rtdd.*.log \
+        || { echo "stderr /dev/null: no report in \$TMPDIR/rtdd.PID.log"; ls "$work/tmp"; fail=1; }
+    rm -rf "$work/logs"; mkdir -p "$work/logs"
+    "$rtdd" run --log-path="$work/logs/r.%p.log" -- "$work/daemonish" >"$work/out" 2>"$work/err"
+    n=$(ls "$work/logs" | wc -l)
+    [ "$n" = 1 ] || { echo "log files: $n, expected 1 (the parent's summary; the _exit child says nothing)"; ls -l "$work/logs"; fail=1; }
+    rm -rf "$work/logs"; mkdir -p "$work/logs"
+    "$rtdd" run --log-path="$work/logs/r.%p.log" --print-summary=0 -- "$work/daemonish" >"$work/out" 2>"$work/err"
+    n=$(ls "$work/logs" | wc -l)
+    [ "$n" = 0 ] || { echo "log files: $n, expected none from a clean run without summaries"; ls -l "$work/logs"; fail=1; }
+    check run-log-dir-missing 0 "cannot open log_path '$work/no-such-dir/x.log'" -- "$rtdd" run --log-path="$work/no-such-dir/x.log" -- true
+else
+    echo "cannot build daemonish"; cat "$work/cc.err"; fail=1
+fi
+
 # A static program cannot be preloaded: refused, not run unchecked.
 printf 'int main(void){return 0;}\n' >"$work/s.c"
 if cc -static -o "$work/static" "$work/s.c" 2>/dev/null; then

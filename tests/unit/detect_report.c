@@ -212,6 +212,51 @@ START_TEST(unwritable_log_falls_back_to_stderr)
 }
 END_TEST
 
+/* A report that reaches neither the log (a full disk) nor stderr is
+ * counted, and the exit summary says so once it can be written. */
+START_TEST(unwritable_everywhere_is_said_in_the_summary)
+{
+    char errfile[64];
+    snprintf(errfile, sizeof errfile, "/tmp/rtdd-unit-stderr-%d", getpid());
+    int keep = open(errfile, O_RDWR | O_CREAT | O_TRUNC, 0600);
+    int full = open("/dev/full", O_WRONLY);
+    ck_assert_int_ge(full, 0);
+    dup2(full, 2);
+    char errtext[256];
+    struct rt_buf err;
+    rt_buf_init(&err, errtext, sizeof errtext);
+    ck_assert_int_eq(rt_runtime_configure("log_path=/dev/full:print_summary=1", &err), 0);
+    emit(RT_KIND_ACTIVE_LOCK_FREED, known_stack(), "lost");
+    dup2(keep, 2); /* stderr works again: the summary lands there */
+    rt_report_exit_summary(4321);
+    char text[8192] = "";
+    ssize_t n = pread(keep, text, sizeof text - 1, 0);
+    ck_assert_int_gt(n, 0);
+    text[n] = 0;
+    ck_assert_msg(strstr(text, "rtdd: summary: pid 4321: 1 report (active-lock-freed: 1)"), "%s", text);
+    ck_assert_msg(strstr(text, "1 report could not be written anywhere (No space left on device)"), "%s", text);
+    unlink(errfile);
+}
+END_TEST
+
+/* A log file is made by the first report, not at start. */
+START_TEST(log_file_is_made_by_the_first_report)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/rtdd-unit-lazy-%d.log", getpid());
+    unlink(path);
+    char opts[128], errtext[256];
+    struct rt_buf err;
+    rt_buf_init(&err, errtext, sizeof errtext);
+    snprintf(opts, sizeof opts, "log_path=%s", path);
+    ck_assert_int_eq(rt_runtime_configure(opts, &err), 0);
+    ck_assert_int_ne(access(path, F_OK), 0);
+    emit(RT_KIND_ACTIVE_LOCK_FREED, known_stack(), "first");
+    ck_assert_int_eq(access(path, F_OK), 0);
+    unlink(path);
+}
+END_TEST
+
 START_TEST(symbolizes_function_file_line_and_inlines)
 {
     struct rt_symbol sym;
@@ -262,6 +307,8 @@ Suite *log_suite(void)
     TCase *tc = tcase_create("log");
     tcase_add_test(tc, log_path_expands_pid_and_creates_0600);
     tcase_add_test(tc, unwritable_log_falls_back_to_stderr);
+    tcase_add_test(tc, unwritable_everywhere_is_said_in_the_summary);
+    tcase_add_test(tc, log_file_is_made_by_the_first_report);
     suite_add_tcase(s, tc);
     return s;
 }

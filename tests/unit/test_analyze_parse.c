@@ -195,6 +195,84 @@ START_TEST(cut_off_reports_are_listed)
 }
 END_TEST
 
+/* A log that ends inside a frame line is a cut-off report, not a corrupt
+ * one; the same bad frame with lines after it is corrupt. */
+START_TEST(log_cut_mid_frame_is_truncated)
+{
+    static const char head[] = "------------[ cut here ]------------\nBUG: x/1, active lock [0x1(0x1-0x2)] freed!\n"
+                               "CPU: 0 PID: 1 TID: 1 Comm: x\nfreed at:\n"
+                               " [<0000000000401136>] main+0x10/0x20 (32) x+0x1136 x.c:3\n";
+    char text[1024];
+    snprintf(text, sizeof text, "%s [<00000000004011", head);
+    struct collected c = {0};
+    parse_into(&c, text);
+    ck_assert_uint_eq(c.n, 1);
+    ck_assert_ptr_nonnull(c.reports[0]->corrupt);
+    ck_assert_msg(strstr(c.reports[0]->corrupt, "cut off in the middle of a frame at line 6 (the log ends)"), "%s",
+                  c.reports[0]->corrupt);
+    collected_free(&c);
+    snprintf(text, sizeof text, "%s [<00000000004011\nSUMMARY: rtdd: active-lock-freed x.c:3 in main\n"
+                                "---[ end report ]---\n", head);
+    struct collected d = {0};
+    parse_into(&d, text);
+    ck_assert_uint_eq(d.n, 1);
+    ck_assert_ptr_nonnull(strstr(d.reports[0]->corrupt, "malformed frame at line 6"));
+    collected_free(&d);
+}
+END_TEST
+
+/* The runtime's singular headlines of a deadlock are its kind too. */
+START_TEST(one_thread_deadlock_headlines)
+{
+    static const char *const heads[] = {
+        "BUG: deadlock detected, 1 thread blocked in a cycle",
+        "BUG: deadlock detected, 1 thread blocked on a lock whose holder does not exist",
+        "BUG: deadlock detected, 3 threads blocked in a cycle",
+    };
+    for (size_t i = 0; i < sizeof heads / sizeof *heads; i++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "------------[ cut here ]------------\n%s\nCPU: 0 PID: 1 TID: 1 Comm: x\nx/1 blocks, at:\n"
+                 " [<0000000000401136>] main+0x10/0x20 (32) x+0x1136 x.c:3\nSUMMARY: rtdd: deadlock x.c:3 in main\n"
+                 "---[ end report ]---\n",
+                 heads[i]);
+        struct collected c = {0};
+        parse_into(&c, text);
+        ck_assert_uint_eq(c.n, 1);
+        ck_assert_msg(!c.reports[0]->corrupt, "%s: %s", heads[i], c.reports[0]->corrupt);
+        ck_assert_int_eq(c.reports[0]->kind, RT_KIND_DEADLOCK);
+        collected_free(&c);
+    }
+}
+END_TEST
+
+/* Two processes writing one log line by line: not a kernel report. */
+START_TEST(interleaved_reports_are_not_kernel_reports)
+{
+    static const char text[] =
+        "------------[ cut here ]------------\n"
+        "------------[ cut here ]------------\n"
+        "WARNING: bad unlock balance detected!\n"
+        "WARNING: possible recursive locking detected\n"
+        "CPU: 0 PID: 1 TID: 1 Comm: x\n"
+        "CPU: 0 PID: 2 TID: 2 Comm: y\n"
+        "SUMMARY: rtdd: bad-unlock x.c:3 in main\n"
+        "SUMMARY: rtdd: recursive-locking y.c:4 in main\n"
+        "---[ end report ]---\n"
+        "---[ end report ]---\n";
+    struct collected c = {0};
+    parse_into(&c, text);
+    ck_assert_uint_ge(c.n, 1);
+    for (unsigned i = 0; i < c.n; i++)
+        ck_assert_int_ne(c.reports[i]->origin, AZ_ORIGIN_KERNEL);
+    int said = 0;
+    for (unsigned i = 0; i < c.n; i++)
+        said |= c.reports[i]->corrupt && strstr(c.reports[i]->corrupt, "reports interleaved") != NULL;
+    ck_assert(said);
+    collected_free(&c);
+}
+END_TEST
+
 START_TEST(corrupt_reports_are_listed)
 {
     static const char *const cases[][2] = {
@@ -392,6 +470,9 @@ Suite *analyze_parse_suite(void)
     tcase_add_test(tc, kernel_frame_shapes);
     tcase_add_test(tc, cut_off_reports_are_listed);
     tcase_add_test(tc, corrupt_reports_are_listed);
+    tcase_add_test(tc, log_cut_mid_frame_is_truncated);
+    tcase_add_test(tc, interleaved_reports_are_not_kernel_reports);
+    tcase_add_test(tc, one_thread_deadlock_headlines);
     tcase_add_test(tc, runtime_truncated_report_is_well_formed);
     tcase_add_test(tc, prefixed_ci_log_lines);
     tcase_add_test(tc, kernel_lockdep_report_sections);

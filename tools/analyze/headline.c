@@ -8,7 +8,8 @@
 static const char *const placeholders[] = {"COMM", "TID", "LOCK", "START", "END", "N", "A", "B"};
 
 /* The kernel's wording of the same bugs (kernel/locking/lockdep.c and the
- * -rt patch's rtmutex-debug.c), as globs. */
+ * -rt patch's rtmutex-debug.c), and the runtime's own singular forms of a
+ * headline, as globs. */
 static const struct {
     const char *glob;
     int kind;
@@ -17,6 +18,8 @@ static const struct {
     {"BUG: held lock freed!", RT_KIND_ACTIVE_LOCK_FREED},
     {"BUG: */*, lock held at task exit time!", RT_KIND_LOCK_HELD_AT_EXIT},
     {"WARNING: lock held when returning to user space!", RT_KIND_LOCK_HELD_AT_EXIT},
+    {"BUG: deadlock detected, 1 thread blocked in a cycle", RT_KIND_DEADLOCK},
+    {"BUG: deadlock detected, 1 thread blocked on a lock whose holder does not exist", RT_KIND_DEADLOCK},
     {"[ BUG: circular locking deadlock detected! ]", RT_KIND_DEADLOCK},
     {"BUG: circular locking deadlock detected!", RT_KIND_DEADLOCK},
     {"INFO: rcu_* detected stall*", RT_KIND_RCU_STALL},

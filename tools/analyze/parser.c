@@ -27,6 +27,7 @@ struct az_parser {
     unsigned char seen_context, seen_summary;
     unsigned kernel_idle;      /* lines since the last kernel frame */
     unsigned char kernel_final_stack; /* in the last stack ("stack backtrace:" or -rt style) */
+    unsigned long bad_frame_line; /* a frame line that did not parse: corrupt, or cut off if the log ends there */
     struct az_report report;
 };
 
@@ -58,6 +59,7 @@ static void start(struct az_parser *p, enum state st, unsigned long lineno)
     p->seen_context = p->seen_summary = 0;
     p->kernel_idle = 0;
     p->kernel_final_stack = 0;
+    p->bad_frame_line = 0;
 }
 
 static void emit(struct az_parser *p)
@@ -119,9 +121,22 @@ static void kernel_finish(struct az_parser *p)
 static void text_cut_off(struct az_parser *p, const char *why)
 {
     struct az_report *r = &p->report;
-    az_report_set_corrupt(r, "report cut off after %u frame%s (%s)", az_report_frame_count(r),
-                          az_report_frame_count(r) == 1 ? "" : "s", why);
+    if (p->bad_frame_line)
+        az_report_set_corrupt(r, "report cut off in the middle of a frame at line %lu (%s)", p->bad_frame_line, why);
+    else
+        az_report_set_corrupt(r, "report cut off after %u frame%s (%s)", az_report_frame_count(r),
+                              az_report_frame_count(r) == 1 ? "" : "s", why);
     emit(p);
+}
+
+/* A frame line that did not parse is corrupt once another line follows it
+ * in the same report; if the report ends there, it was cut off. */
+static void settle_bad_frame(struct az_parser *p)
+{
+    if (p->bad_frame_line) {
+        az_report_set_corrupt(&p->report, "malformed frame at line %lu", p->bad_frame_line);
+        p->bad_frame_line = 0;
+    }
 }
 
 /* A line of an rtdd text report, with log prefixes removed. */
@@ -130,6 +145,7 @@ static void text_line(struct az_parser *p, const char *s, size_t n, unsigned lon
     struct az_report *r = &p->report;
     p->lines_in_report++;
     r->end_line = lineno;
+    settle_bad_frame(p);
     if (overlong) {
         az_report_set_corrupt(r, "line %lu is too long", lineno);
         return;
@@ -146,6 +162,13 @@ static void text_line(struct az_parser *p, const char *s, size_t n, unsigned lon
         r->kind = az_headline_kind(s, n);
         return;
     }
+    if (p->lines_in_report == 2 &&
+        (az_starts_with(s, n, "BUG: ") || az_starts_with(s, n, "WARNING: ") || az_starts_with(s, n, "INFO: "))) {
+        /* Another headline where the context line belongs: two reports
+         * written line by line into one log by processes that share it. */
+        az_report_set_corrupt(r, "reports interleaved: a second headline at line %lu", lineno);
+        return;
+    }
     if (p->lines_in_report == 2 && !az_starts_with(s, n, "CPU: ") && r->kind >= 0 && !r->corrupt) {
         /* A kernel WARN/lockdep report in "cut here" markers: no rtdd context line. */
         r->origin = AZ_ORIGIN_KERNEL;
@@ -157,7 +180,7 @@ static void text_line(struct az_parser *p, const char *s, size_t n, unsigned lon
     if (az_starts_with(s, n, " [<")) {
         struct az_frame f;
         if (az_text_frame(r, s, n, &f) < 0)
-            az_report_set_corrupt(r, "malformed frame at line %lu", lineno);
+            p->bad_frame_line = lineno;
         else
             az_report_add_frame(r, az_report_current_section(r), &f);
         return;
@@ -397,6 +420,7 @@ void az_parser_line(struct az_parser *p, const char *s, size_t n, unsigned long 
             n -= p->prefix_len;
         }
         if (n == sizeof AZ_END_LINE - 1 && !memcmp(s, AZ_END_LINE, n)) {
+            settle_bad_frame(p);
             p->report.end_line = lineno;
             if (!p->seen_summary)
                 az_report_set_corrupt(&p->report, "no SUMMARY line");
