@@ -204,6 +204,8 @@ static const struct rt_held *self_deadlock(const struct rt_thread *t, const stru
     return NULL;
 }
 
+static void remove_held(struct rt_thread *t, unsigned i);
+
 /* The chain key of the held sequence up to entry i, filling in the keys
  * the fast path left at 0. */
 static uint64_t held_chain(struct rt_thread *t, unsigned i)
@@ -260,6 +262,18 @@ uint64_t rt_on_lock_pre_nested(struct rt_thread *t, struct rt_lock *lock, unsign
      * (the graph lock orders them). */
     rt_on_lock_wait(t, lock, flags, pc);
     const struct rt_held *again = self_deadlock(t, lock, flags);
+    int (*unlocked)(const struct rt_lock *) = __atomic_load_n(&rt_lock_object_unlocked, __ATOMIC_ACQUIRE);
+    if (again && unlocked && unlocked(lock)) {
+        /* Held, yet its own word says unlocked: its memory was reset under
+         * the holder (a static initializer assigned over it). The old
+         * holding is void; this acquisition is a new one. */
+        rt_report_reset_while_held(t, lock, again, pc);
+        remove_held(t, (unsigned)(again - t->held));
+        if (t->nheld == 0)
+            return 0;
+        again = NULL;
+        chain = rt_chain_step(held_chain(t, t->nheld - 1), lock, flags);
+    }
     if (again)
         rt_report_recursive_locking(t, lock, again, flags, pc);
     else if (rt_opt.detect_deadlocks && !lock->no_order) {

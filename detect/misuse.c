@@ -74,6 +74,26 @@ void rt_report_destroy_locked(struct rt_thread *t, struct rt_lock *l, const char
     rt_report_finish(r);
 }
 
+void rt_report_reset_while_held(struct rt_thread *t, struct rt_lock *l, const struct rt_held *held, uintptr_t pc)
+{
+    char comm[32], desc[512];
+    (void)pc;
+    rt_thread_comm(t->tid, comm, sizeof comm);
+    rt_lock_describe(l, held->addr, desc, sizeof desc);
+    struct rt_report *r = rt_report_begin(RT_KIND_DESTROY_LOCKED, t->tid);
+    if (!r)
+        return;
+    rt_report_headline(r, "BUG: destroying a held lock");
+    rt_report_stack(r, here(), "%s/%d locks %s again, at:", comm, t->tid, desc);
+    rt_report_stack(r, held->stack, "but the lock's memory was reset to an unlocked state while this thread held it "
+                                    "(taken at the stack below): an initializer assigned over a held lock destroys "
+                                    "it, as pthread_mutex_init would:");
+    rt_report_text(r, "The new lock call succeeds on the reset object: two holders may now be inside the critical "
+                      "section.");
+    rt_report_held_locks(r, t, comm);
+    rt_report_finish(r);
+}
+
 static const char *acquire_verb(const struct rt_lock *l, unsigned flags)
 {
     if (l->type == RT_LOCK_RWLOCK)

@@ -5,6 +5,9 @@
 
 /* destroy-locked: destroying (or re-initializing: verb) a held lock. */
 void rt_report_destroy_locked(struct rt_thread *t, struct rt_lock *l, const char *verb, uintptr_t pc);
+/* destroy-locked: a lock the thread holds whose memory was reset to an
+ * unlocked initializer (seen at its next lock call). */
+void rt_report_reset_while_held(struct rt_thread *t, struct rt_lock *l, const struct rt_held *held, uintptr_t pc);
 /* recursive-locking: about to block on a lock the thread already holds. */
 void rt_report_recursive_locking(struct rt_thread *t, struct rt_lock *l, const struct rt_held *held,
                                  unsigned flags, uintptr_t pc);
