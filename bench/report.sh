@@ -108,6 +108,10 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "nan" || b == "nan" || b + 0
         "$(get "$micro" fork_200 rtdd 6)" "<=" 1.5
     check "rtdd ≤ 1.3x native: malloc+free while 1,000 mutexes are held (free_heavy_1000)" \
         "$(get "$micro" free_heavy_1000 rtdd 6)" "<=" 1.3
+    for n in 1 2; do
+        check "librtdd_rcu read pair ≤ 1.0x urcu-memb, $n reader(s), unpinned (read$n)" \
+            "$(awk -F, -v m="read$n" '$1 == m && $4 == "rtdd" { print $6 }' "$rcu")" "<=" 1
+    done
     check "a new lock and edge ≤ ThreadSanitizer's cost: graph_100k (TSan / rtdd)" \
         "$(div "$(ns graph_100k tsan)" "$(ns graph_100k rtdd)")" ">=" 1
     check "fixed memory per process ≤ 5 MB: mutex_pair's peak RSS, rtdd − native (MB)" \
@@ -257,7 +261,7 @@ cat <<'TXT'
 ## RCU: librtdd_rcu against liburcu
 
 From `bench/rcu/run.sh` (same `make bench` run; medians of 5 interleaved runs, ratios against
-urcu-memb). read1/read2: lock+dereference+unlock with 1/2 readers while an updater loops
+urcu-memb). read1/read2/read4: lock+dereference+unlock with 1/2/4 readers (read4: more threads than CPUs here) while an updater loops
 synchronize_rcu(); sync: synchronize_rcu() latency with a busy reader; callrcu: call_rcu(free)
 throughput; flood_rss: peak RSS after a call_rcu() flood from 4 threads.
 

@@ -407,11 +407,11 @@ static void million(long n)
  * Under rtdd a child whose fork found the lock held writes its
  * lock-held-at-fork report (ns per fork, wait included). */
 static pthread_mutex_t fork_lock = PTHREAD_MUTEX_INITIALIZER;
-static volatile int fork_stop;
+static int fork_stop; /* atomic: the main thread stops the locker */
 static void *fork_locker(void *arg)
 {
     (void)arg;
-    while (!fork_stop) {
+    while (!__atomic_load_n(&fork_stop, __ATOMIC_RELAXED)) {
         pthread_mutex_lock(&fork_lock);
         for (volatile int i = 0; i < 2000; i++)
             ;
@@ -425,7 +425,7 @@ static void *fork_locker(void *arg)
 static void fork_children(long n)
 {
     pthread_t t;
-    fork_stop = 0;
+    __atomic_store_n(&fork_stop, 0, __ATOMIC_RELAXED);
     pthread_create(&t, NULL, fork_locker, NULL);
     for (long i = 0; i < n; i++) {
         pid_t c = fork();
@@ -436,7 +436,7 @@ static void fork_children(long n)
         }
         waitpid(c, NULL, 0);
     }
-    fork_stop = 1;
+    __atomic_store_n(&fork_stop, 1, __ATOMIC_RELAXED);
     pthread_join(t, NULL);
 }
 

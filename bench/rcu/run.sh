@@ -19,6 +19,7 @@ trap 'rm -rf "$tmp"' EXIT
 # metric name | arguments | unit | better ("lower" or "higher")
 metrics="read1|read 1 $read_s|ns/pair|lower
 read2|read 2 $read_s|ns/pair|lower
+read4|read 4 $read_s|ns/pair|lower
 sync|sync $sync_s|us|lower
 callrcu|callrcu $cb_count|Mops/s|higher
 flood_rss|flood $flood_s|MB|lower"
@@ -56,7 +57,7 @@ printf '%s\n' "$metrics" | while IFS='|' read -r name args unit better; do
 done
 echo
 echo "ratios are against urcu-memb; read/sync/flood_rss: lower is better, callrcu: higher is better"
-echo "read1/read2: lock+dereference+unlock pair with 1/2 reader threads while an updater loops synchronize_rcu()"
+echo "read1/read2/read4: lock+dereference+unlock pair with 1/2/4 reader threads while an updater loops synchronize_rcu()"
 echo "sync: synchronize_rcu() latency with one busy reader; callrcu: call_rcu(free) + final rcu_barrier() from one thread"
 echo "flood_rss: peak RSS after ${flood_s} s of call_rcu() from 4 threads (rtdd: default hard limit 100000 callbacks)"
 echo "CSV: $csv"
