@@ -26,6 +26,7 @@ struct item {
 
 struct rt_report {
     enum rt_kind kind;
+    enum rt_severity severity; /* the kind's, unless an option raised it */
     int tid;
     uint64_t key;
     int has_key;
@@ -104,6 +105,7 @@ struct rt_report *rt_report_begin(enum rt_kind kind, int tid)
         return NULL;
     }
     r->kind = kind;
+    r->severity = rt_kind_table[kind].severity;
     r->tid = tid;
     rt_buf_init(&r->textbuf, r->text, sizeof r->text);
     rt_buf_putn(&r->textbuf, "", 1); /* offset 0: the empty headline until one is set */
@@ -147,6 +149,11 @@ void rt_report_stack(struct rt_report *r, rt_stack_id stack, const char *fmt, ..
     va_start(ap, fmt);
     add_item(r, 1, stack, fmt, ap);
     va_end(ap);
+}
+
+void rt_report_set_severity(struct rt_report *r, enum rt_severity severity)
+{
+    r->severity = severity;
 }
 
 void rt_report_fatal(struct rt_report *r)
@@ -419,7 +426,7 @@ static void render_json(struct rt_report *r, struct rt_buf *b, const struct summ
                         const char *when)
 {
     rt_buf_printf(b, "{\"rtdd\":1,\"kind\":\"%s\",\"severity\":\"%s\"", rt_kind_table[r->kind].name,
-                  rt_severity_name(rt_kind_table[r->kind].severity));
+                  rt_severity_name(r->severity));
     json_kv(b, "headline", r->text + r->items[0].text);
     rt_buf_printf(b, ",\"pid\":%d,\"tid\":%d,\"cpu\":%d", getpid(), r->tid, sched_getcpu());
     json_kv(b, "comm", comm);
@@ -485,7 +492,7 @@ static uint64_t default_key(const struct rt_report *r)
 int rt_report_finish(struct rt_report *r)
 {
     int written = 0;
-    const struct rt_kind_info *info = &rt_kind_table[r->kind];
+    const enum rt_severity severity = r->severity;
     uint64_t key = rt_hash64((r->has_key ? r->key : default_key(r)) ^ (uint64_t)r->kind << 56);
     if (seen_before(key)) {
         /* the same bug again: already reported once */
@@ -501,7 +508,7 @@ int rt_report_finish(struct rt_report *r)
         __atomic_fetch_add(&in_flight, 1, __ATOMIC_ACQ_REL);
         in_flight_here++;
         __atomic_fetch_add(&kind_counts[r->kind], 1, __ATOMIC_RELAXED);
-        if (info->severity != RT_SEV_INFO)
+        if (r->severity != RT_SEV_INFO)
             __atomic_fetch_add(&error_count, 1, __ATOMIC_RELAXED);
         for (unsigned i = 0; i < r->nitems; i++)
             if (r->items[i].is_stack && r->items[i].stack) {
@@ -526,7 +533,7 @@ int rt_report_finish(struct rt_report *r)
             /* Keep the grammar intact: the end of the report always shows. */
             out.len = out.cap - 512;
             out.truncated = 0;
-            rt_buf_printf(&out, "\n[report truncated]\nSUMMARY: rtdd: %s %s in %s\n" RT_REPORT_END "\n", info->name,
+            rt_buf_printf(&out, "\n[report truncated]\nSUMMARY: rtdd: %s %s in %s\n" RT_REPORT_END "\n", rt_kind_table[r->kind].name,
                           s.location, s.function);
         }
         rt_spin_lock(&write_lock);
@@ -544,7 +551,7 @@ int rt_report_finish(struct rt_report *r)
         if (!hook)
             _exit(fatal_status());
         hook(fatal_status());
-    } else if (written && rt_opt.halt_on_error && info->severity != RT_SEV_INFO) {
+    } else if (written && rt_opt.halt_on_error && severity != RT_SEV_INFO) {
         rt_report_exit_summary(getpid());
         _exit((int)rt_opt.exitcode);
     }

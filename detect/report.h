@@ -34,6 +34,8 @@ int rt_report_finish(struct rt_report *r);
  * exitcode through rt_fatal_exit_hook (the preload layer's: flush what the
  * program's stdio holds, then exit_group; NULL: _exit). */
 void rt_report_fatal(struct rt_report *r);
+/* A report of a kind whose severity an option raises (hang_severity). */
+void rt_report_set_severity(struct rt_report *r, enum rt_severity severity);
 extern void (*rt_fatal_exit_hook)(int code);
 
 unsigned long rt_report_count(enum rt_kind kind);

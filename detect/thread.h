@@ -71,6 +71,7 @@ struct rt_thread {
     uint8_t wait_timed; /* the lock or join wait has a timeout */
     /* The watchdog's own: the wait it last saw and since when (ms). */
     uint64_t wd_seen_seq, wd_since_ms;
+    uint64_t wd_hang_seq;       /* the wait episode a blocked-too-long report was made for (+1) */
     /* Set while blocked in pthread_join: the pthread_t of the thread joined. */
     _Atomic uintptr_t joining;
     uintptr_t handle; /* the thread's pthread_t, which pthread_join names it by */

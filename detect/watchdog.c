@@ -5,7 +5,10 @@
 #include "report.h"
 #include "rt_alloc.h"
 #include "runtime.h"
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void (*rt_watchdog_start_hook)(void);
 static _Atomic int started;
@@ -488,6 +491,217 @@ static void rotate_to_oldest(unsigned *cyc, unsigned n)
     reverse(cyc, n);
 }
 
+/* What a thread that waits for no lock is doing, from /proc: its state
+ * and, in a system call, which one and on what (a stack of another thread
+ * cannot be taken safely from here). */
+static const char *syscall_name(long nr)
+{
+#if defined(__x86_64__)
+    static const struct { long nr; const char *name; } names[] = {
+        {0, "read"}, {1, "write"}, {7, "poll"}, {17, "pread64"}, {18, "pwrite64"}, {19, "readv"}, {20, "writev"},
+        {23, "select"}, {34, "pause"}, {35, "nanosleep"}, {42, "connect"}, {43, "accept"}, {44, "sendto"},
+        {45, "recvfrom"}, {46, "sendmsg"}, {47, "recvmsg"}, {61, "wait4"}, {72, "fcntl"}, {73, "flock"},
+        {128, "rt_sigtimedwait"}, {130, "rt_sigsuspend"}, {202, "futex"}, {230, "clock_nanosleep"},
+        {232, "epoll_wait"}, {270, "pselect6"}, {271, "ppoll"}, {281, "epoll_pwait"}, {288, "accept4"},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (names[i].nr == nr)
+            return names[i].name;
+#else
+    (void)nr;
+#endif
+    return NULL;
+}
+
+static int read_proc(int tid, const char *what, char *buf, size_t cap)
+{
+    char path[96];
+    struct rt_buf b;
+    rt_buf_init(&b, path, sizeof path);
+    rt_buf_printf(&b, "/proc/self/task/%d/%s", tid, what);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, cap - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = 0;
+    return 0;
+}
+
+static void describe_activity(int tid, char *out, size_t cap)
+{
+    struct rt_buf b;
+    rt_buf_init(&b, out, cap);
+    char text[256];
+    if (read_proc(tid, "syscall", text, sizeof text) < 0) {
+        rt_buf_puts(&b, "its state could not be read");
+        return;
+    }
+    if (!strncmp(text, "running", 7)) {
+        rt_buf_puts(&b, "it is running (on a CPU, not in a system call)");
+        return;
+    }
+    char *end;
+    long nr = strtol(text, &end, 10);
+    unsigned long arg0 = strtoul(end, NULL, 0);
+    const char *name = syscall_name(nr);
+    if (name && (!strcmp(name, "read") || !strcmp(name, "write") || !strcmp(name, "recvfrom") ||
+                 !strcmp(name, "sendto") || !strcmp(name, "recvmsg") || !strcmp(name, "sendmsg") ||
+                 !strcmp(name, "accept") || !strcmp(name, "accept4") || !strcmp(name, "connect") ||
+                 !strcmp(name, "pread64") || !strcmp(name, "pwrite64") || !strcmp(name, "readv") ||
+                 !strcmp(name, "writev") || !strcmp(name, "flock") || !strcmp(name, "epoll_wait") ||
+                 !strcmp(name, "epoll_pwait")))
+        rt_buf_printf(&b, "it is in %s(2) on fd %lu", name, arg0);
+    else if (name)
+        rt_buf_printf(&b, "it is in %s(2)", name);
+    else
+        rt_buf_printf(&b, "it is in system call %ld", nr);
+    char wchan[64];
+    if (read_proc(tid, "wchan", wchan, sizeof wchan) == 0 && wchan[0] && strcmp(wchan, "0"))
+        rt_buf_printf(&b, ", sleeping in the kernel's %s", wchan);
+}
+
+/* Where the chain of waits from s ends: -1 when it goes round a cycle (a
+ * deadlock, reported as such), else the last thread of the chain. */
+static int chain_end(unsigned s)
+{
+    int cur = (int)s;
+    for (unsigned steps = 0; steps <= nsnaps; steps++) {
+        if (snaps[cur].next == -2)
+            snaps[cur].next = holder_of(&snaps[cur]);
+        int next = snaps[cur].next;
+        if (next < 0 || next == cur || !waits(&snaps[next]))
+            return next == cur ? -1 : (next < 0 ? cur : next);
+        cur = next;
+    }
+    return -1;
+}
+
+/* The kernel's hung-task report, for a thread blocked hang_timeout_ms on a
+ * lock, a join or a grace period with no cycle behind it: the waiter, the
+ * holder and what it is doing now, and every thread's locks and waits.
+ * Once per waiting episode; the same shape of hang once per process. */
+static int report_hang(unsigned i, uint64_t now)
+{
+    struct snap *s = &snaps[i];
+    int end = chain_end(i);
+    if (end < 0)
+        return 0;
+    s->t->wd_hang_seq = s->seq + 1;
+    unsigned long ms = (unsigned long)(now - s->since_ms);
+    char secs[32];
+    struct rt_buf sb;
+    rt_buf_init(&sb, secs, sizeof secs);
+    if (ms < 10000)
+        rt_buf_printf(&sb, "%lu.%lu", ms / 1000, ms % 1000 / 100); /* short timeouts (tests) */
+    else
+        rt_buf_printf(&sb, "%lu", ms / 1000);
+    char comm[32], desc[512];
+    rt_thread_comm(s->tid, comm, sizeof comm);
+    struct rt_report *r = rt_report_begin(RT_KIND_BLOCKED_TOO_LONG, s->tid);
+    if (!r)
+        return 0;
+    int warn = rt_opt.hang_severity == RT_HANG_WARNING;
+    if (warn)
+        rt_report_set_severity(r, RT_SEV_WARNING);
+    rt_report_headline(r, "%s: thread %s/%d blocked for more than %s seconds", warn ? "WARNING" : "INFO", comm,
+                       s->tid, secs);
+    int next = snaps[i].next;
+    if (s->joining) {
+        char hcomm[32] = "a thread";
+        int htid = next >= 0 ? snaps[next].tid : 0;
+        if (htid)
+            rt_thread_comm(htid, hcomm, sizeof hcomm);
+        rt_report_stack(r, s->wait_stack, "%s/%d has been blocked %lu ms joining %s/%d, at:", comm, s->tid,
+                        (unsigned long)(now - s->since_ms), hcomm, htid);
+    } else {
+        rt_lock_describe(live_lock(s->waiting_for, s->waiting_id), s->waiting_for->addr, desc, sizeof desc);
+        rt_report_stack(r, s->wait_stack, "%s/%d has been blocked %lu ms waiting %sfor %s, at:", comm, s->tid,
+                        (unsigned long)(now - s->since_ms), s->rcu_wait ? "in a grace period " : "", desc);
+    }
+    /* Along the chain: who holds what the previous one waits for. */
+    for (int cur = (int)i, hops = 0; hops < 8; hops++) {
+        int h = snaps[cur].next;
+        if (h < 0 || h == cur)
+            break;
+        char hcomm[32], name[160], act[256];
+        rt_thread_comm(snaps[h].tid, hcomm, sizeof hcomm);
+        if (!snaps[cur].joining) {
+            const struct snap_lock *e = held_entry(&snaps[h], snaps[cur].waiting_for, snaps[cur].waiting_id);
+            rt_lock_name(live_lock(snaps[cur].waiting_for, snaps[cur].waiting_id), snaps[cur].waiting_for->addr, name,
+                         sizeof name);
+            rt_report_stack(r, e ? e->stack : 0, "%s is held by %s/%d, taken at:", name, hcomm, snaps[h].tid);
+        }
+        if (waits(&snaps[h])) {
+            if (snaps[h].joining) {
+                rt_report_text(r, "%s/%d is itself blocked %lu ms joining another thread.", hcomm, snaps[h].tid,
+                               (unsigned long)(now - snaps[h].since_ms));
+            } else {
+                rt_lock_name(live_lock(snaps[h].waiting_for, snaps[h].waiting_id), snaps[h].waiting_for->addr, name,
+                             sizeof name);
+                rt_report_stack(r, snaps[h].wait_stack, "%s/%d is itself blocked %lu ms waiting for %s, at:", hcomm,
+                                snaps[h].tid, (unsigned long)(now - snaps[h].since_ms), name);
+            }
+            cur = h;
+            continue;
+        }
+        describe_activity(snaps[h].tid, act, sizeof act);
+        rt_report_text(r, "%s/%d is not waiting for a lock: %s.", hcomm, snaps[h].tid, act);
+        break;
+    }
+    rt_report_text(r, "Locks held and waits of every thread:");
+    for (unsigned k = 0; k < nsnaps; k++) {
+        if (!snaps[k].nheld && !waits(&snaps[k]))
+            continue;
+        char kcomm[32];
+        rt_thread_comm(snaps[k].tid, kcomm, sizeof kcomm);
+        if (snaps[k].nheld)
+            rt_report_held_locks(r, snaps[k].t, kcomm);
+        if (waits(&snaps[k]) && !snaps[k].joining) {
+            char name[160];
+            rt_lock_name(live_lock(snaps[k].waiting_for, snaps[k].waiting_id), snaps[k].waiting_for->addr, name,
+                         sizeof name);
+            rt_report_text(r, " %s/%d waits for %s (%lu ms)", kcomm, snaps[k].tid, name,
+                           (unsigned long)(now - snaps[k].since_ms));
+        } else if (snaps[k].joining) {
+            rt_report_text(r, " %s/%d waits in pthread_join (%lu ms)", kcomm, snaps[k].tid,
+                           (unsigned long)(now - snaps[k].since_ms));
+        }
+    }
+    rt_report_text(r, "No cycle of waits holds these threads (that would be a deadlock): the chain ends in a thread "
+                      "that does not wait for a lock. hang_timeout_ms=%ld; hang_severity=warning makes this fail a "
+                      "CI run.",
+                   rt_opt.hang_timeout_ms);
+    rt_report_key(r, rt_hash64((uint64_t)s->wait_stack * 31 + s->waiting_id) ^ 0x4a4e47);
+    return rt_report_finish(r);
+}
+
+/* Threads blocked hang_timeout_ms in one wait, each reported once per
+ * episode (the holders' index is made here if the deadlock walk did not). */
+static int scan_hangs(uint64_t now_ms, int walked)
+{
+    uint64_t limit = (uint64_t)rt_opt.hang_timeout_ms;
+    if (!limit)
+        return 0;
+    int any = 0, reports = 0;
+    for (unsigned i = 0; i < nsnaps && !any; i++)
+        any = waits(&snaps[i]) && now_ms - snaps[i].since_ms >= limit && snaps[i].t->wd_hang_seq != snaps[i].seq + 1;
+    if (!any)
+        return 0;
+    if (!walked) {
+        if (index_holders() < 0)
+            return 0;
+        for (unsigned i = 0; i < nsnaps; i++)
+            snaps[i].next = waits(&snaps[i]) ? -2 : -1;
+    }
+    for (unsigned i = 0; i < nsnaps; i++)
+        if (waits(&snaps[i]) && now_ms - snaps[i].since_ms >= limit && snaps[i].t->wd_hang_seq != snaps[i].seq + 1)
+            reports += report_hang(i, now_ms);
+    return reports;
+}
+
 int rt_watchdog_scan(uint64_t now_ms)
 {
     nsnaps = held_used = 0;
@@ -509,7 +723,7 @@ int rt_watchdog_scan(uint64_t now_ms)
         if (snaps[i].rcu_wait && now_ms - snaps[i].since_ms >= (uint64_t)rt_opt.rcu_stall_timeout_ms)
             reports += report_stall(i, now_ms - snaps[i].since_ms);
     if (!any_old || index_holders() < 0)
-        return reports;
+        return reports + (any_old ? 0 : scan_hangs(now_ms, 0));
     /* Each thread waits for at most one other (holder_of): the wait-for
      * graph is a functional graph, and one walk from every thread blocked
      * long enough finds each of its cycles once, whatever their length. */
@@ -549,7 +763,7 @@ int rt_watchdog_scan(uint64_t now_ms)
             reports += report_deadlock(cyc, len, now_ms);
         }
     }
-    return reports;
+    return reports + scan_hangs(now_ms, 1);
 }
 
 /* The live wait-for chain from lock (about to be waited for by t) back to

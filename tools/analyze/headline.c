@@ -18,6 +18,7 @@ static const struct {
     {"BUG: held lock freed!", RT_KIND_ACTIVE_LOCK_FREED},
     {"BUG: */*, lock held at task exit time!", RT_KIND_LOCK_HELD_AT_EXIT},
     {"WARNING: lock held when returning to user space!", RT_KIND_LOCK_HELD_AT_EXIT},
+    {"WARNING: thread */* blocked for more than * seconds", RT_KIND_BLOCKED_TOO_LONG},
     {"BUG: deadlock detected, 1 thread blocked in a cycle", RT_KIND_DEADLOCK},
     {"BUG: deadlock detected, 1 thread blocked on a lock whose holder does not exist", RT_KIND_DEADLOCK},
     {"[ BUG: circular locking deadlock detected! ]", RT_KIND_DEADLOCK},
