@@ -63,9 +63,22 @@ void rt_on_fork_child(struct rt_thread *self, int new_tid)
 }
 
 /* In the parent, before fork: what a child will report (the locks other
- * threads hold) is symbolized here, once, into the symbolizer's cache,
- * which the child inherits (symbolize.c keeps it across fork). A program
- * that forks 200 children then pays for one DWARF walk, not 200. */
+ * threads hold: where they were taken and made) is symbolized here, once,
+ * into the symbolizer's cache, which the child inherits (symbolize.c keeps
+ * it across fork). A program that forks 200 children then pays for one
+ * DWARF walk, not 200. Only code addresses: naming a lock's data may take
+ * the loader's lock, which another thread could hold here. */
+static void warm_stack(rt_stack_id stack)
+{
+    const uintptr_t *pcs;
+    const uint32_t *sizes;
+    unsigned depth = stack ? rt_stack_get(stack, &pcs, &sizes) : 0;
+    for (unsigned k = 0; k < depth; k++) {
+        struct rt_symbol sym;
+        rt_symbolize(pcs[k], &sym);
+    }
+}
+
 static void warm(struct rt_thread *t, void *arg)
 {
     const struct rt_thread *self = arg;
@@ -76,15 +89,8 @@ static void warm(struct rt_thread *t, void *arg)
     for (unsigned i = 0; i < n && i < 16 && held; i++) {
         if (!rt_held_live(&held[i]))
             continue;
-        char desc[512];
-        rt_lock_describe(held[i].lock, held[i].addr, desc, sizeof desc);
-        const uintptr_t *pcs;
-        const uint32_t *sizes;
-        unsigned depth = rt_stack_get(held[i].stack, &pcs, &sizes);
-        for (unsigned k = 0; k < depth; k++) {
-            struct rt_symbol sym;
-            rt_symbolize(pcs[k], &sym);
-        }
+        warm_stack(held[i].stack);
+        warm_stack(held[i].lock->init_stack);
     }
 }
 
