@@ -293,6 +293,21 @@ int rt_log_write(const char *buf, size_t len)
     return ok ? 0 : -1;
 }
 
+void rt_log_describe(char *out, size_t cap)
+{
+    struct rt_buf b;
+    rt_buf_init(&b, out, cap);
+    if (log_is_file) {
+        char path[600];
+        if (rt_log_expand_path(log_template, getpid(), path, sizeof path) == 0)
+            rt_buf_puts(&b, path);
+        else
+            rt_buf_puts(&b, log_template);
+    } else {
+        rt_buf_puts(&b, log_std == 1 ? "its stdout (log_path=stdout)" : "its stderr (log_path=stderr)");
+    }
+}
+
 unsigned long rt_log_lost(int *last_errno)
 {
     if (last_errno)

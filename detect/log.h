@@ -11,6 +11,8 @@ void rt_log_open(const char *log_path);
  * neither took it (counted: rt_log_lost). A log file is made by the first
  * write. */
 int rt_log_write(const char *buf, size_t len);
+/* Where reports go, for people: a path, or "its stderr (log_path=stderr)". */
+void rt_log_describe(char *out, size_t cap);
 /* Writes that reached neither the log nor stderr; *last_errno says why. */
 unsigned long rt_log_lost(int *last_errno);
 /* Does the runtime's own log descriptor lie in [lo, hi]? (A close, dup2

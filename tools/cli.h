@@ -3,4 +3,5 @@
 #define RTDD_CLI_H
 int rtdd_run_main(int argc, char **argv);
 void rtdd_run_usage(int to_stderr);
+int rtdd_dump_main(int argc, char **argv);
 #endif

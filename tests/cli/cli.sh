@@ -114,6 +114,26 @@ else
     echo "cannot build daemonish"; cat "$work/cc.err"; fail=1
 fi
 
+# rtdd dump: a lock dump of a hung program, written to its log.
+check dump-bad-pid 2 "'abc' is not a process id" -- "$rtdd" dump abc
+check dump-not-rtdd 2 'does not run under rtdd' -- "$rtdd" dump $$
+hang="$build/tests/programs/hang_pipe_holder"
+if [ -x "$hang" ]; then
+    RTDD_OPTIONS=log_path="$work/dump.log" "$rtdd" run -- "$hang" >/dev/null 2>&1 &
+    hung=$!
+    sleep 0.7
+    "$rtdd" dump $hung >"$work/out" 2>&1
+    st=$?
+    wait $hung
+    [ $st = 0 ] || { echo "dump: exit $st"; cat "$work/out"; fail=1; }
+    grep -q 'lock dump of 3 threads written to .*dump.log' "$work/out" || { echo "dump: no answer"; cat "$work/out"; fail=1; }
+    grep -q '^INFO: lock dump of process' "$work/dump.log" && grep -q 'waits for no lock: it is in read(2) on fd' "$work/dump.log" \
+        && grep -q '1 lock held by' "$work/dump.log" \
+        || { echo "dump: the log lacks the dump"; grep -v '^ \[<' "$work/dump.log" | head -20; fail=1; }
+else
+    echo "dump: $hang is not built"; fail=1
+fi
+
 # A static program cannot be preloaded: refused, not run unchecked.
 printf 'int main(void){return 0;}\n' >"$work/s.c"
 if cc -static -o "$work/static" "$work/s.c" 2>/dev/null; then
