@@ -22,51 +22,11 @@
 #include "lockorder_internal.h"
 #include <string.h>
 
-#define MAX_GATES 3              /* candidate gate locks considered per edge */
-#define STATES (2 << MAX_GATES)  /* (arrived by a recursive read) x (gates broken) */
-
-struct lo_edge;
-/* Nodes and edges are pooled (type-stable): a lock-free reader that meets a
- * forgotten one reads a key of 0 or null ends and goes on along hash_next,
- * which stays intact until reuse. The pool's free-list link overlays the
- * first word, so that is never one a reader follows. */
-struct lo_node {
-    uint64_t key;
-    struct lo_node *hash_next;
-    struct lo_edge *out, *in;
-    uintptr_t addr;                /* the lock's address when the node was made */
-    struct rt_lock *lock;          /* for naming; validated with lock_id */
-    uint64_t lock_id;
-    rt_stack_id init_stack;
-    uint32_t visited[STATES];      /* search epochs */
-    struct go_node order;          /* its place in the topological order */
-    _Atomic uint8_t doomed;        /* its lock is gone: on the doomed list */
-    uint32_t group;                /* its lock's group (lockgroup.h), while a node of its own */
-    struct lo_node *doomed_next;
-};
-
-struct lo_edge {
-    struct lo_edge *next_out, *hash_next, *next_in;
-    struct lo_node *from, *to;
-    uint8_t src_read;              /* source only ever held for reading (S) */
-    uint8_t dst_recursive;         /* target only ever taken as a recursive read (R) */
-    uint8_t ngates;
-    uint8_t in_order;              /* part of the topological order (closes no cycle of locks) */
-    _Atomic uint32_t version;      /* odd while its fields change: lock-free readers retry */
-    uint64_t gates[MAX_GATES];     /* node keys held (taken before from) every time */
-    rt_stack_id stack;             /* where to was taken while from was held */
-    rt_stack_id from_stack;        /* where from was taken */
-    int tid;                       /* the first thread that made it */
-    struct rt_threadset threads;   /* the threads that made it (detect/feasible.h) */
-};
-
-#define NODE_BUCKETS (1u << 16)
-#define EDGE_BUCKETS (1u << 16)
 #define CHAIN_SLOTS (1u << 17)
 #define CHAIN_PROBES 8
 
-static rt_spin_t graph_lock = RT_SPIN_INIT;
-static struct lo_node **node_buckets;
+rt_spin_t lo_graph_lock = RT_SPIN_INIT;
+struct lo_node **lo_node_buckets;
 static struct lo_edge **edge_buckets;
 static _Atomic uint64_t *chains;
 static unsigned long node_count, edge_count;
@@ -75,8 +35,8 @@ static uint32_t epoch;
 /* The topological order, and the edges left out of it because they close a
  * cycle of locks (deadlock or not): while there are none, an edge in the
  * order is on no cycle at all. */
-static struct go_graph order;
-static unsigned long edges_out_of_order;
+struct go_graph lo_order;
+unsigned long lo_edges_out_of_order;
 /* Nodes of destroyed or freed locks, removed by the next holder of the
  * graph lock: forgetting a lock never waits for that lock. */
 static struct lo_node *_Atomic doomed_nodes;
@@ -84,9 +44,8 @@ static _Atomic unsigned doomed_count;
 #define DOOMED_DRAIN 256
 static void drain_doomed(void);
 /* Some group has members enough in the graph to become one node. */
-static int widen_pending;
-static void widen_groups(void);
-static void remove_node(struct lo_node *n);
+int lo_widen_pending;
+void lo_remove_node(struct lo_node *n);
 
 int rt_lockorder_chain_known(uint64_t chain)
 {
@@ -130,10 +89,10 @@ static int ensure_tables(void)
 {
     if (chains)
         return 0;
-    node_buckets = rt_zalloc(NODE_BUCKETS * sizeof *node_buckets);
+    lo_node_buckets = rt_zalloc(NODE_BUCKETS * sizeof *lo_node_buckets);
     edge_buckets = rt_zalloc(EDGE_BUCKETS * sizeof *edge_buckets);
     _Atomic uint64_t *c = rt_zalloc(CHAIN_SLOTS * sizeof *c);
-    if (!node_buckets || !edge_buckets || !c) {
+    if (!lo_node_buckets || !edge_buckets || !c) {
         rt_out_of_memory("the lock-order graph");
         return -1;
     }
@@ -159,19 +118,10 @@ static uint64_t gate_key(const struct rt_lock *l)
     return __atomic_load_n(&l->id, __ATOMIC_RELAXED) << 1;
 }
 
-/* The key of the remnant node of l's split group, or 0. */
-static uint64_t remnant_key(const struct rt_lock *l)
-{
-    uint32_t g = l->group;
-    if (__builtin_expect(g == 0, 1) || !__atomic_load_n(&rt_lock_groups[g - 1].remnant, __ATOMIC_ACQUIRE))
-        return 0;
-    return rt_lock_groups[g - 1].key;
-}
-
-static struct lo_node *get_node_keyed(uint64_t key, const struct rt_lock *l, uintptr_t addr)
+struct lo_node *lo_get_node_keyed(uint64_t key, const struct rt_lock *l, uintptr_t addr)
 {
     unsigned b = (unsigned)(rt_hash64(key) & (NODE_BUCKETS - 1));
-    for (struct lo_node *n = node_buckets[b]; n; n = n->hash_next)
+    for (struct lo_node *n = lo_node_buckets[b]; n; n = n->hash_next)
         if (n->key == key)
             return n;
     struct lo_node *n = rt_pool_get(&node_pool);
@@ -191,23 +141,23 @@ static struct lo_node *get_node_keyed(uint64_t key, const struct rt_lock *l, uin
             n->group = l->group;
             if (++grp->nodes >= RT_GROUP_WIDEN && !grp->widen_pending) {
                 grp->widen_pending = 1;
-                widen_pending = 1;
+                lo_widen_pending = 1;
             }
         }
     }
-    go_node_init(&order, &n->order);
-    n->hash_next = node_buckets[b];
-    __atomic_store_n(&node_buckets[b], n, __ATOMIC_RELEASE); /* found without the graph lock */
+    go_node_init(&lo_order, &n->order);
+    n->hash_next = lo_node_buckets[b];
+    __atomic_store_n(&lo_node_buckets[b], n, __ATOMIC_RELEASE); /* found without the graph lock */
     node_count++;
     return n;
 }
 
 static struct lo_node *get_node(const struct rt_lock *l, uintptr_t addr)
 {
-    return get_node_keyed(node_key(l), l, addr);
+    return lo_get_node_keyed(node_key(l), l, addr);
 }
 
-static struct lo_edge *find_edge(const struct lo_node *from, const struct lo_node *to)
+struct lo_edge *lo_find_edge(const struct lo_node *from, const struct lo_node *to)
 {
     unsigned b = (unsigned)(rt_hash64((uintptr_t)from ^ ((uintptr_t)to << 1)) & (EDGE_BUCKETS - 1));
     for (struct lo_edge *e = edge_buckets[b]; e; e = e->hash_next)
@@ -217,7 +167,7 @@ static struct lo_edge *find_edge(const struct lo_node *from, const struct lo_nod
 }
 
 /* Published with an odd version: the caller fills it in and calls edge_done. */
-static struct lo_edge *add_edge(struct lo_node *from, struct lo_node *to)
+struct lo_edge *lo_add_edge(struct lo_node *from, struct lo_node *to)
 {
     struct lo_edge *e = rt_pool_get(&edge_pool);
     if (!e) {
@@ -258,9 +208,9 @@ static void drop_edge(struct lo_edge *e)
             break;
         }
     if (e->in_order)
-        go_remove_edge(&order, &e->from->order, &e->to->order);
+        go_remove_edge(&lo_order, &e->from->order, &e->to->order);
     else
-        edges_out_of_order--;
+        lo_edges_out_of_order--;
     __atomic_fetch_add(&e->version, 1, __ATOMIC_RELAXED); /* odd: readers that matched it give up */
     __atomic_store_n(&e->from, NULL, __ATOMIC_RELEASE);
     __atomic_store_n(&e->to, NULL, __ATOMIC_RELEASE);
@@ -269,13 +219,13 @@ static void drop_edge(struct lo_edge *e)
 }
 
 /* An edge's fields change between edge_begin and edge_done (graph lock held). */
-static void edge_begin(struct lo_edge *e)
+void lo_edge_begin(struct lo_edge *e)
 {
     __atomic_fetch_add(&e->version, 1, __ATOMIC_RELAXED);
     __atomic_thread_fence(__ATOMIC_RELEASE);
 }
 
-static void edge_done(struct lo_edge *e)
+void lo_edge_done(struct lo_edge *e)
 {
     __atomic_fetch_add(&e->version, 1, __ATOMIC_RELEASE);
 }
@@ -286,7 +236,7 @@ static struct lo_node *find_node_published(const struct rt_lock *l)
 {
     uint64_t key = node_key(l);
     unsigned b = (unsigned)(rt_hash64(key) & (NODE_BUCKETS - 1));
-    for (struct lo_node *n = __atomic_load_n(&node_buckets[b], __ATOMIC_ACQUIRE); n; n = n->hash_next)
+    for (struct lo_node *n = __atomic_load_n(&lo_node_buckets[b], __ATOMIC_ACQUIRE); n; n = n->hash_next)
         if (n->key == key)
             return n;
     return NULL;
@@ -302,7 +252,7 @@ static struct lo_edge *find_edge_published(const struct lo_node *from, const str
 }
 
 /* Gate sets shrink to what every observation of the edge had in common. */
-static void intersect_gates(struct lo_edge *e, const uint64_t *gates, unsigned ngates)
+void lo_intersect_gates(struct lo_edge *e, const uint64_t *gates, unsigned ngates)
 {
     unsigned kept = 0;
     for (unsigned i = 0; i < e->ngates; i++)
@@ -496,7 +446,7 @@ static int known_and_unchanged(const struct rt_thread *t, const struct rt_lock *
     const struct rt_held *h = &t->held[t->nheld - 1];
     if (h->trylock || !rt_held_live(h) || h->lock->no_order || h->lock == lock)
         return 0;
-    if (remnant_key(h->lock) || remnant_key(lock))
+    if (lo_remnant_key(h->lock) || lo_remnant_key(lock))
         return 0; /* two edges to learn: under the graph lock */
     struct lo_node *from = find_node_published(h->lock), *to = find_node_published(lock);
     if (!from || !to || from == to)
@@ -588,15 +538,15 @@ static int learn_edge(struct check *c, unsigned i, struct lo_node *from, struct 
     const struct rt_held *h = &t->held[i];
     uint64_t gates[MAX_GATES];
     unsigned ngates = gates_below(t, i, gates);
-    struct lo_edge *e = find_edge(from, to);
+    struct lo_edge *e = lo_find_edge(from, to);
     if (e) {
         /* Seen again in a new context: the edge can only get stronger
          * (fewer gates, exclusive where it was shared). If it did, the
          * cycles through it must be looked for again. */
         unsigned old_gates = e->ngates;
         int stronger = (h->mode != RT_HOLD_READ && e->src_read) || (!c->dst_recursive && e->dst_recursive);
-        edge_begin(e);
-        intersect_gates(e, gates, ngates);
+        lo_edge_begin(e);
+        lo_intersect_gates(e, gates, ngates);
         if (h->mode != RT_HOLD_READ)
             e->src_read = 0;
         if (!c->dst_recursive)
@@ -604,8 +554,8 @@ static int learn_edge(struct check *c, unsigned i, struct lo_node *from, struct 
         /* Another thread makes it: a latent cycle through it may now
          * have threads enough. */
         int new_thread = rt_threadset_add(&e->threads, t->tid);
-        edge_done(e);
-        if ((stronger || e->ngates < old_gates || new_thread) && !c->culprit && (!e->in_order || edges_out_of_order)) {
+        lo_edge_done(e);
+        if ((stronger || e->ngates < old_gates || new_thread) && !c->culprit && (!e->in_order || lo_edges_out_of_order)) {
             unsigned len = find_cycle(from, to, e->src_read, e->dst_recursive, e->gates, e->ngates, &e->threads);
             if (len) {
                 copy_cycle(&c->found, len);
@@ -618,20 +568,20 @@ static int learn_edge(struct check *c, unsigned i, struct lo_node *from, struct 
         return 0;
     }
     if (!c->stack && !(c->stack = edge_stack_cached(c->pc, h->stack))) {
-        rt_spin_unlock(&graph_lock); /* capturing a stack takes libunwind's locks */
+        rt_spin_unlock(&lo_graph_lock); /* capturing a stack takes libunwind's locks */
         c->stack = rt_stack_capture((unsigned)rt_opt.stack_depth);
         edge_stack_remember(c->pc, h->stack, c->stack);
-        rt_spin_lock(&graph_lock);
-        if (find_edge(from, to))
+        rt_spin_lock(&lo_graph_lock);
+        if (lo_find_edge(from, to))
             return 1; /* another thread added it meanwhile */
     }
     /* The search and the insertion happen under one hold of the graph
      * lock: two threads closing the same cycle at once see each other. */
-    int ordered = go_add_edge(&order, &from->order, &to->order) == 0;
+    int ordered = go_add_edge(&lo_order, &from->order, &to->order) == 0;
     if (!ordered)
-        edges_out_of_order++;
+        lo_edges_out_of_order++;
     struct rt_threadset mine = { { t->tid }, 1, 0 };
-    if (!c->culprit && (!ordered || edges_out_of_order)) {
+    if (!c->culprit && (!ordered || lo_edges_out_of_order)) {
         unsigned len = find_cycle(from, to, h->mode == RT_HOLD_READ, c->dst_recursive, gates, ngates, &mine);
         if (len) {
             copy_cycle(&c->found, len);
@@ -641,7 +591,7 @@ static int learn_edge(struct check *c, unsigned i, struct lo_node *from, struct 
             save_latent(from, to, c->stack, h->stack, t->tid, &mine);
         }
     }
-    e = add_edge(from, to);
+    e = lo_add_edge(from, to);
     if (!e)
         return 1;
     e->in_order = (uint8_t)ordered;
@@ -653,7 +603,7 @@ static int learn_edge(struct check *c, unsigned i, struct lo_node *from, struct 
     e->from_stack = h->stack;
     e->tid = t->tid;
     e->threads = mine;
-    edge_done(e);
+    lo_edge_done(e);
     return 0;
 }
 
@@ -667,16 +617,16 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
         remember_chain(chain);
         return;
     }
-    rt_spin_lock(&graph_lock);
+    rt_spin_lock(&lo_graph_lock);
     if (ensure_tables() < 0) {
-        rt_spin_unlock(&graph_lock);
+        rt_spin_unlock(&lo_graph_lock);
         return;
     }
     drain_doomed();
-    if (widen_pending)
-        widen_groups();
+    if (lo_widen_pending)
+        lo_widen_groups();
     struct lo_node *to = get_node(lock, addr);
-    uint64_t to_remnant = remnant_key(lock);
+    uint64_t to_remnant = lo_remnant_key(lock);
     /* As lockdep: an edge from the most recent lock held (and from any
      * trylocked ones above it); edges from older held locks follow by
      * transitivity, so the graph stays linear in the locking done. */
@@ -692,10 +642,10 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
         int stop = learn_edge(&c, i, from, to);
         /* A split group's members also make its old node's edges, so that
          * cycles through what it learned before the split are found. */
-        uint64_t from_remnant = remnant_key(h->lock);
+        uint64_t from_remnant = lo_remnant_key(h->lock);
         if (!stop && (from_remnant || to_remnant)) {
-            struct lo_node *f = from_remnant ? get_node_keyed(from_remnant, h->lock, h->addr) : from;
-            struct lo_node *d = to_remnant ? get_node_keyed(to_remnant, lock, addr) : to;
+            struct lo_node *f = from_remnant ? lo_get_node_keyed(from_remnant, h->lock, h->addr) : from;
+            struct lo_node *d = to_remnant ? lo_get_node_keyed(to_remnant, lock, addr) : to;
             if (f && d && f != d)
                 stop = learn_edge(&c, i, f, d);
         }
@@ -707,105 +657,10 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
         if (l)
             l->resolved = 1; /* reported now, as a deadlock that can happen */
     }
-    rt_spin_unlock(&graph_lock);
+    rt_spin_unlock(&lo_graph_lock);
     remember_chain(chain);
     if (c.culprit)
         lo_report_cycle(t, lock, flags, c.culprit, &c.found, c.found_key);
-}
-
-/* Called when a thread requests a member of group g while it holds
- * another: the group's locks are their own nodes from now on. A wide
- * group's node stays; if it has edges, the members' new edges are learned
- * on it too. */
-void rt_lockorder_split_group(uint32_t g)
-{
-    if (!rt_lockgroup_split(g))
-        return;
-    if (!__atomic_load_n(&chains, __ATOMIC_ACQUIRE))
-        return;
-    struct rt_lock_group *grp = &rt_lock_groups[g - 1];
-    rt_spin_lock(&graph_lock);
-    unsigned b = (unsigned)(rt_hash64(grp->key) & (NODE_BUCKETS - 1));
-    for (struct lo_node *n = node_buckets[b]; n && __atomic_load_n(&grp->wide, __ATOMIC_RELAXED); n = n->hash_next)
-        if (n->key == grp->key && (n->out || n->in))
-            __atomic_store_n(&grp->remnant, 1, __ATOMIC_RELEASE);
-    rt_spin_unlock(&graph_lock);
-}
-
-/* Folds the edges of e into from -> to, made or merged (graph lock held). */
-static void merge_edge(struct lo_node *from, struct lo_node *to, const struct lo_edge *e)
-{
-    struct lo_edge *m = find_edge(from, to);
-    if (m) {
-        edge_begin(m);
-        intersect_gates(m, e->gates, e->ngates);
-        m->src_read &= e->src_read;
-        m->dst_recursive &= e->dst_recursive;
-        for (unsigned i = 0; i < e->threads.n; i++)
-            rt_threadset_add(&m->threads, e->threads.tid[i]);
-        m->threads.more |= e->threads.more;
-        edge_done(m);
-        return;
-    }
-    int ordered = go_add_edge(&order, &from->order, &to->order) == 0;
-    if (!ordered)
-        edges_out_of_order++;
-    if (!(m = add_edge(from, to)))
-        return;
-    m->in_order = (uint8_t)ordered;
-    m->src_read = e->src_read;
-    m->dst_recursive = e->dst_recursive;
-    m->ngates = e->ngates;
-    memcpy(m->gates, e->gates, sizeof m->gates);
-    m->stack = e->stack;
-    m->from_stack = e->from_stack;
-    m->tid = e->tid;
-    m->threads = e->threads;
-    edge_done(m);
-}
-
-/* A group with members enough in the graph becomes one node: their edges
- * move to it (merged), their nodes go. Cycles the merge closes between
- * different members are not reported here; from now on the group's order
- * is checked as one lock's (graph lock held). */
-static void widen_group(uint32_t g)
-{
-    struct rt_lock_group *grp = &rt_lock_groups[g - 1];
-    if (__atomic_load_n(&grp->split, __ATOMIC_ACQUIRE) || __atomic_load_n(&grp->wide, __ATOMIC_RELAXED))
-        return;
-    struct lo_node *node = NULL;
-    for (unsigned b = 0; b < NODE_BUCKETS; b++) {
-        for (struct lo_node *n = node_buckets[b], *next; n; n = next) {
-            next = n->hash_next;
-            if (n->group != g)
-                continue;
-            if (__atomic_load_n(&n->doomed, __ATOMIC_ACQUIRE))
-                continue; /* its lock is gone: the next drain removes it */
-            if (!node) {
-                if (!(node = get_node_keyed(grp->key, n->lock, n->addr)))
-                    return;
-                node->lock_id = n->lock_id; /* named after a member, while it lives */
-            }
-            for (struct lo_edge *e = n->out; e; e = e->next_out)
-                if (e->to->group != g && e->to != node)
-                    merge_edge(node, e->to, e);
-            for (struct lo_edge *e = n->in; e; e = e->next_in)
-                if (e->from->group != g && e->from != node)
-                    merge_edge(e->from, node, e);
-            remove_node(n);
-        }
-    }
-    __atomic_store_n(&grp->wide, 1, __ATOMIC_RELEASE);
-}
-
-static void widen_groups(void)
-{
-    widen_pending = 0;
-    for (unsigned i = 0; i < RT_LOCK_GROUPS; i++)
-        if (rt_lock_groups[i].widen_pending) {
-            rt_lock_groups[i].widen_pending = 0;
-            widen_group(i + 1);
-        }
 }
 
 void rt_lockorder_report_latent(void)
@@ -815,11 +670,11 @@ void rt_lockorder_report_latent(void)
     if (__atomic_exchange_n(&done, 1, __ATOMIC_ACQ_REL))
         return;
     unsigned n = 0;
-    rt_spin_lock(&graph_lock);
+    rt_spin_lock(&lo_graph_lock);
     for (unsigned i = 0; i < nlatent; i++)
         if (!latent[i].resolved)
             shown[n++] = latent[i].cycle;
-    rt_spin_unlock(&graph_lock);
+    rt_spin_unlock(&lo_graph_lock);
     for (unsigned i = 0; i < n; i++)
         lo_report_latent(&shown[i], i + 1 == n ? latent_dropped : 0);
 }
@@ -847,17 +702,17 @@ void rt_lockorder_forget(const struct rt_lock *l)
     while (!__atomic_compare_exchange_n(&doomed_nodes, &head, n, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
     /* Programs that destroy locks and learn no new order for a long time
      * still give the memory back. */
-    if (__atomic_add_fetch(&doomed_count, 1, __ATOMIC_RELAXED) >= DOOMED_DRAIN && rt_spin_trylock(&graph_lock)) {
+    if (__atomic_add_fetch(&doomed_count, 1, __ATOMIC_RELAXED) >= DOOMED_DRAIN && rt_spin_trylock(&lo_graph_lock)) {
         drain_doomed();
-        rt_spin_unlock(&graph_lock);
+        rt_spin_unlock(&lo_graph_lock);
     }
 }
 
 /* Unlinks n and its edges and gives it back (graph lock held). */
-static void remove_node(struct lo_node *n)
+void lo_remove_node(struct lo_node *n)
 {
     unsigned b = (unsigned)(rt_hash64(n->key) & (NODE_BUCKETS - 1));
-    for (struct lo_node **p = &node_buckets[b]; *p; p = &(*p)->hash_next) {
+    for (struct lo_node **p = &lo_node_buckets[b]; *p; p = &(*p)->hash_next) {
         if (*p != n)
             continue;
         __atomic_store_n(p, n->hash_next, __ATOMIC_RELEASE);
@@ -881,7 +736,7 @@ static void drain_doomed(void)
     for (struct lo_node *next; n; n = next) {
         next = n->doomed_next;
         __atomic_fetch_sub(&doomed_count, 1, __ATOMIC_RELAXED);
-        remove_node(n);
+        lo_remove_node(n);
     }
 }
 
@@ -889,9 +744,9 @@ static void settle(void)
 {
     if (!__atomic_load_n(&doomed_nodes, __ATOMIC_ACQUIRE))
         return;
-    rt_spin_lock(&graph_lock);
+    rt_spin_lock(&lo_graph_lock);
     drain_doomed();
-    rt_spin_unlock(&graph_lock);
+    rt_spin_unlock(&lo_graph_lock);
 }
 
 unsigned long rt_lockorder_nodes(void)
@@ -908,5 +763,5 @@ unsigned long rt_lockorder_edges(void)
 
 void rt_lockorder_after_fork(void)
 {
-    rt_spin_reinit(&graph_lock);
+    rt_spin_reinit(&lo_graph_lock);
 }
