@@ -15,9 +15,29 @@ struct go_link {
 
 static struct rt_pool link_pool = RT_POOL_INIT(struct go_link);
 
+/* New nodes take places at either end: last ones count up from the
+ * middle of the range, first ones down from it. */
+#define ORD_MIDDLE (1ull << 63)
+static void ends_ready(struct go_graph *g)
+{
+    if (g->next_ord == 0) {
+        g->next_ord = ORD_MIDDLE;
+        g->first_ord = ORD_MIDDLE - 1;
+    }
+}
+
 void go_node_init(struct go_graph *g, struct go_node *n)
 {
+    ends_ready(g);
     n->ord = g->next_ord++;
+    n->visit = 0;
+    n->out = n->in = NULL;
+}
+
+void go_node_init_first(struct go_graph *g, struct go_node *n)
+{
+    ends_ready(g);
+    n->ord = g->first_ord--;
     n->visit = 0;
     n->out = n->in = NULL;
 }

@@ -19,7 +19,8 @@ struct go_node {
 };
 
 struct go_graph {
-    uint64_t next_ord;
+    uint64_t next_ord;      /* the next last place (0: none given yet) */
+    uint64_t first_ord;     /* the next first place */
     uint32_t epoch;
     struct go_node **found[2];  /* the forward and backward searches' results */
     unsigned found_cap[2];
@@ -29,8 +30,11 @@ struct go_graph {
     unsigned stack_cap;
 };
 
-/* A new node, last in the order. */
+/* A new node, last in the order: right for a node whose first edge enters
+ * it (the edge then agrees with the order, and costs no search). */
 void go_node_init(struct go_graph *g, struct go_node *n);
+/* A new node, first in the order: right for one whose first edge leaves it. */
+void go_node_init_first(struct go_graph *g, struct go_node *n);
 
 /* Adds from -> to and returns 0, keeping the order; or returns 1 and adds
  * nothing when the edge would close a cycle (a path to -> ... -> from, or

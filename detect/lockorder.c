@@ -118,7 +118,7 @@ static uint64_t gate_key(const struct rt_lock *l)
     return __atomic_load_n(&l->id, __ATOMIC_RELAXED) << 1;
 }
 
-struct lo_node *lo_get_node_keyed(uint64_t key, const struct rt_lock *l, uintptr_t addr)
+struct lo_node *lo_get_node_keyed(uint64_t key, const struct rt_lock *l, uintptr_t addr, int first)
 {
     unsigned b = (unsigned)(rt_hash64(key) & (NODE_BUCKETS - 1));
     for (struct lo_node *n = lo_node_buckets[b]; n; n = n->hash_next)
@@ -145,16 +145,19 @@ struct lo_node *lo_get_node_keyed(uint64_t key, const struct rt_lock *l, uintptr
             }
         }
     }
-    go_node_init(&lo_order, &n->order);
+    (first ? go_node_init_first : go_node_init)(&lo_order, &n->order);
     n->hash_next = lo_node_buckets[b];
     __atomic_store_n(&lo_node_buckets[b], n, __ATOMIC_RELEASE); /* found without the graph lock */
     node_count++;
     return n;
 }
 
-static struct lo_node *get_node(const struct rt_lock *l, uintptr_t addr)
+/* A new node goes first in the topological order when it is the source of
+ * the edge being learned (a held lock), last when it is the target: that
+ * edge then agrees with the order and costs no search. */
+static struct lo_node *get_node(const struct rt_lock *l, uintptr_t addr, int first)
 {
-    return lo_get_node_keyed(node_key(l), l, addr);
+    return lo_get_node_keyed(node_key(l), l, addr, first);
 }
 
 struct lo_edge *lo_find_edge(const struct lo_node *from, const struct lo_node *to)
@@ -625,7 +628,7 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
     drain_doomed();
     if (lo_widen_pending)
         lo_widen_groups();
-    struct lo_node *to = get_node(lock, addr);
+    struct lo_node *to = get_node(lock, addr, 0);
     uint64_t to_remnant = lo_remnant_key(lock);
     /* As lockdep: an edge from the most recent lock held (and from any
      * trylocked ones above it); edges from older held locks follow by
@@ -636,7 +639,7 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
          * already describe another lock. */
         if (!rt_held_live(h) || h->lock->no_order || h->lock == lock)
             continue;
-        struct lo_node *from = get_node(h->lock, h->addr);
+        struct lo_node *from = get_node(h->lock, h->addr, 1);
         if (!from || from == to)
             continue;
         int stop = learn_edge(&c, i, from, to);
@@ -644,8 +647,8 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
          * cycles through what it learned before the split are found. */
         uint64_t from_remnant = lo_remnant_key(h->lock);
         if (!stop && (from_remnant || to_remnant)) {
-            struct lo_node *f = from_remnant ? lo_get_node_keyed(from_remnant, h->lock, h->addr) : from;
-            struct lo_node *d = to_remnant ? lo_get_node_keyed(to_remnant, lock, addr) : to;
+            struct lo_node *f = from_remnant ? lo_get_node_keyed(from_remnant, h->lock, h->addr, 1) : from;
+            struct lo_node *d = to_remnant ? lo_get_node_keyed(to_remnant, lock, addr, 0) : to;
             if (f && d && f != d)
                 stop = learn_edge(&c, i, f, d);
         }

@@ -87,7 +87,7 @@ static void widen_group(uint32_t g)
             if (__atomic_load_n(&n->doomed, __ATOMIC_ACQUIRE))
                 continue; /* its lock is gone: the next drain removes it */
             if (!node) {
-                if (!(node = lo_get_node_keyed(grp->key, n->lock, n->addr)))
+                if (!(node = lo_get_node_keyed(grp->key, n->lock, n->addr, 0)))
                     return;
                 node->lock_id = n->lock_id; /* named after a member, while it lives */
             }

@@ -57,7 +57,8 @@ extern struct lo_node **lo_node_buckets;
 extern struct go_graph lo_order;
 extern unsigned long lo_edges_out_of_order;
 extern int lo_widen_pending; /* some group has members enough in the graph */
-struct lo_node *lo_get_node_keyed(uint64_t key, const struct rt_lock *l, uintptr_t addr);
+/* The node of key, made if new (first: placed first in the order, else last). */
+struct lo_node *lo_get_node_keyed(uint64_t key, const struct rt_lock *l, uintptr_t addr, int first);
 struct lo_edge *lo_find_edge(const struct lo_node *from, const struct lo_node *to);
 /* Published with an odd version: the caller fills it in and calls lo_edge_done. */
 struct lo_edge *lo_add_edge(struct lo_node *from, struct lo_node *to);

@@ -91,6 +91,53 @@ START_TEST(random_graphs_against_brute_force)
 }
 END_TEST
 
+/* Nodes that join a growing graph at either end of the order, as the
+ * lock-order graph places them (first for an edge's source, last for its
+ * target), against the brute force. */
+START_TEST(nodes_placed_at_either_end)
+{
+    for (int trial = 0; trial < 4000; trial++) {
+        memset(&g, 0, sizeof g);
+        memset(adj, 0, sizeof adj);
+        n = 2 + rnd(MAXN - 1);
+        unsigned char made[MAXN] = { 0 };
+        for (int op = 0; op < 80; op++) {
+            unsigned x = rnd(n), y = rnd(n);
+            if (!made[x]) {
+                (rnd(2) ? go_node_init_first : go_node_init)(&g, &nodes[x]);
+                made[x] = 1;
+            }
+            if (!made[y]) {
+                (rnd(2) ? go_node_init_first : go_node_init)(&g, &nodes[y]);
+                made[y] = 1;
+            }
+            if (adj[x][y]) {
+                go_remove_edge(&g, &nodes[x], &nodes[y]);
+                adj[x][y] = 0;
+            } else {
+                int expect = reaches(y, x);
+                ck_assert_int_eq(go_add_edge(&g, &nodes[x], &nodes[y]), expect);
+                if (!expect)
+                    adj[x][y] = 1;
+            }
+            for (unsigned u = 0; u < n; u++)
+                for (unsigned v = 0; v < n; v++)
+                    if (adj[u][v])
+                        ck_assert_uint_lt(nodes[u].ord, nodes[v].ord);
+        }
+    }
+    /* A fresh node first agrees with an edge out of it: no search moves anything. */
+    memset(&g, 0, sizeof g);
+    go_node_init(&g, &nodes[0]);
+    go_node_init(&g, &nodes[1]);
+    go_node_init_first(&g, &nodes[2]);
+    uint64_t before = nodes[0].ord;
+    ck_assert_int_eq(go_add_edge(&g, &nodes[2], &nodes[0]), 0);
+    ck_assert_uint_eq(nodes[0].ord, before);
+    ck_assert_uint_lt(nodes[2].ord, nodes[0].ord);
+}
+END_TEST
+
 /* Every set of edges over four nodes, inserted in increasing and in
  * decreasing order of (from, to). */
 START_TEST(every_graph_of_four_nodes)
@@ -136,6 +183,7 @@ Suite *graphorder_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, random_graphs_against_brute_force);
+    tcase_add_test(tc, nodes_placed_at_either_end);
     tcase_add_test(tc, every_graph_of_four_nodes);
     tcase_add_test(tc, long_chains);
     suite_add_tcase(s, tc);
