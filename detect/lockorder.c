@@ -612,7 +612,14 @@ static int learn_edge(struct check *c, unsigned i, struct lo_node *from, struct 
 
 void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uint64_t chain, uintptr_t pc)
 {
-    struct check c = { .t = t, .lock = lock, .pc = pc };
+    /* Not zeroed whole: the cycle copy inside is 3 KB, written only when a cycle is found. */
+    struct check c;
+    c.t = t;
+    c.lock = lock;
+    c.pc = pc;
+    c.stack = 0;
+    c.found_key = 0;
+    c.culprit = NULL;
     uintptr_t addr = __atomic_load_n(&lock->addr, __ATOMIC_RELAXED);
     c.dst_recursive = (flags & RT_ACQ_READ) && lock->type == RT_LOCK_RWLOCK && !lock->writer_preferring;
 
