@@ -154,9 +154,8 @@ static void model_foreign_release(struct rt_lock *l)
     __atomic_store_n(&l->id, rt_locktab_new_id(), __ATOMIC_RELEASE);
 }
 
-/* An unlock of a lock rtdd never saw locked whose own word says nobody
- * holds it: unlocked once too often, or never a lock. */
-static void report_unlock_of_unlocked(struct rt_thread *t, uintptr_t addr)
+/* A bad-unlock of a lock rtdd knows nothing of: why, in one sentence. */
+static void report_unknown_unlock(struct rt_thread *t, uintptr_t addr, const char *why)
 {
     char comm[32], desc[512];
     rt_thread_comm(t->tid, comm, sizeof comm);
@@ -166,28 +165,21 @@ static void report_unlock_of_unlocked(struct rt_thread *t, uintptr_t addr)
         return;
     rt_report_headline(r, "WARNING: bad unlock balance detected!");
     rt_report_stack(r, here(), "%s/%d is trying to release lock %s at:", comm, t->tid, desc);
-    rt_report_text(r, "but no thread holds it: rtdd never saw it locked, and its lock word says it is not locked "
-                      "(a lock released once too often, one never taken, or memory that is not a lock).");
+    rt_report_text(r, "%s", why);
     rt_report_held_locks(r, t, comm);
     rt_report_finish(r);
 }
 
 void rt_on_unlock_rejected(struct rt_thread *t, uintptr_t addr, const char *call, int err, uintptr_t pc)
 {
-    char comm[32], desc[512];
+    char why[256];
+    struct rt_buf b;
     (void)pc;
-    rt_thread_comm(t->tid, comm, sizeof comm);
-    rt_lock_describe(rt_locktab_find(addr), addr, desc, sizeof desc);
-    struct rt_report *r = rt_report_begin(RT_KIND_BAD_UNLOCK, t->tid);
-    if (!r)
-        return;
-    rt_report_headline(r, "WARNING: bad unlock balance detected!");
-    rt_report_stack(r, here(), "%s/%d is trying to release lock %s at:", comm, t->tid, desc);
-    rt_report_text(r, "but it is not a lock: %s() failed (%s), and rtdd never saw this memory initialized or "
+    rt_buf_init(&b, why, sizeof why);
+    rt_buf_printf(&b, "but it is not a lock: %s() failed (%s), and rtdd never saw this memory initialized or "
                       "locked as one.",
-                   call, err == EINVAL ? "EINVAL" : err == EPERM ? "EPERM" : "an error");
-    rt_report_held_locks(r, t, comm);
-    rt_report_finish(r);
+                  call, err == EINVAL ? "EINVAL" : err == EPERM ? "EPERM" : "an error");
+    report_unknown_unlock(t, addr, why);
 }
 
 int rt_check_unheld_release(struct rt_thread *t, uintptr_t addr, uintptr_t pc, int word_unlocked)
@@ -199,7 +191,10 @@ int rt_check_unheld_release(struct rt_thread *t, uintptr_t addr, uintptr_t pc, i
     if (!l || !l->history_known || l->type == RT_LOCK_COND) {
         if (word_unlocked != 1 || (l && l->type == RT_LOCK_COND))
             return 1;
-        report_unlock_of_unlocked(t, addr);
+        /* Its own word says nobody holds it: released once too often, or never a lock. */
+        report_unknown_unlock(t, addr, "but no thread holds it: rtdd never saw it locked, and its lock word says it "
+                                       "is not locked (a lock released once too often, one never taken, or memory "
+                                       "that is not a lock).");
         return 0;
     }
     int orphan = __atomic_load_n(&l->held_by_exited, __ATOMIC_ACQUIRE);
