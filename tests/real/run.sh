@@ -64,6 +64,7 @@ urcu-table	$bin/urcu_table
 lld	rm -f a.out && $CC -fuse-ld=lld -Wl,--threads=2 -Wl,--gdb-index -Wl,--build-id=sha1 -Wl,--gc-sections -Wl,--icf=all -o a.out $data/objs/*.o && ./a.out && md5sum a.out
 gold	rm -f a.out && $CC -fuse-ld=gold -Wl,--threads -Wl,--thread-count=2 -Wl,--gdb-index -Wl,--build-id=sha1 -Wl,--gc-sections -Wl,--icf=all -o a.out $data/objs/*.o && ./a.out && md5sum a.out
 perl	perl $here/threads.pl
+idle-stdin	(sleep 3; cat $data/in6.dat) | RTDD_OPTIONS="\$RTDD_OPTIONS:hang_timeout_ms=1000" pigz -p 2 -b 128 -c | pigz -d -c | md5sum && (sleep 3; cat $data/in6.dat) | RTDD_OPTIONS="\$RTDD_OPTIONS:hang_timeout_ms=1000" xz -T2 -1 --block-size=256KiB -c | md5sum
 EOF2
 }
 
