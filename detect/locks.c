@@ -362,9 +362,10 @@ static void remove_held(struct rt_thread *t, unsigned i)
     t->held[t->nheld].id = 0; /* the vacated slot is dead, as after a fast pop */
 }
 
-int rt_on_lock_release_judged(struct rt_thread *t, uintptr_t addr, uintptr_t pc, int word_unlocked)
+/* The release once the top entry was not it (the fast path's case). */
+static int release_below_top(struct rt_thread *t, uintptr_t addr, uintptr_t pc, int word_unlocked)
 {
-    if (rt_lock_release_fast(t, addr) || t->untracked)
+    if (t->untracked)
         return 0;
     for (unsigned i = t->nheld; i-- > 0;) {
         struct rt_held *h = &t->held[i];
@@ -378,9 +379,14 @@ int rt_on_lock_release_judged(struct rt_thread *t, uintptr_t addr, uintptr_t pc,
     return rt_check_unheld_release(t, addr, pc, word_unlocked);
 }
 
+int rt_on_lock_release_judged(struct rt_thread *t, uintptr_t addr, uintptr_t pc, int word_unlocked)
+{
+    return rt_lock_release_fast(t, addr) ? 0 : release_below_top(t, addr, pc, word_unlocked);
+}
+
 void rt_on_lock_release_slow(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
 {
-    rt_on_lock_release_judged(t, addr, pc, -1);
+    release_below_top(t, addr, pc, -1); /* the caller tried the top entry */
 }
 
 /* Holders are found in the held stacks: the fast path writes nothing
