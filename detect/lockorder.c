@@ -25,7 +25,7 @@
 #define CHAIN_SLOTS (1u << 17)
 #define CHAIN_PROBES 8
 
-rt_spin_t lo_graph_lock = RT_SPIN_INIT;
+rt_sleeplock_t lo_graph_lock = RT_SLEEPLOCK_INIT;
 struct lo_node **lo_node_buckets;
 static struct lo_edge **edge_buckets;
 static _Atomic uint64_t *chains;
@@ -340,6 +340,7 @@ static unsigned find_cycle(struct lo_node *from, struct lo_node *to, int new_src
                            const uint64_t *gates, unsigned ngates, const struct rt_threadset *closing)
 {
     unsigned all = (1u << ngates) - 1, depth = 0;
+    rt_sleeplock_searching(&lo_graph_lock);
     epoch++;
     latent_len = 0;
     unsigned start = (new_dst_recursive ? 1u : 0u) | (0u << 1);
@@ -571,15 +572,16 @@ static int learn_edge(struct check *c, unsigned i, struct lo_node *from, struct 
         return 0;
     }
     if (!c->stack && !(c->stack = edge_stack_cached(c->pc, h->stack))) {
-        rt_spin_unlock(&lo_graph_lock); /* capturing a stack takes libunwind's locks */
+        rt_sleeplock_unlock(&lo_graph_lock); /* capturing a stack takes libunwind's locks */
         c->stack = rt_stack_capture((unsigned)rt_opt.stack_depth);
         edge_stack_remember(c->pc, h->stack, c->stack);
-        rt_spin_lock(&lo_graph_lock);
+        rt_sleeplock_lock(&lo_graph_lock);
         if (lo_find_edge(from, to))
             return 1; /* another thread added it meanwhile */
     }
     /* The search and the insertion happen under one hold of the graph
      * lock: two threads closing the same cycle at once see each other. */
+    rt_sleeplock_searching(&lo_graph_lock); /* the order may have to be re-sorted */
     int ordered = go_add_edge(&lo_order, &from->order, &to->order) == 0;
     if (!ordered)
         lo_edges_out_of_order++;
@@ -627,9 +629,9 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
         remember_chain(chain);
         return;
     }
-    rt_spin_lock(&lo_graph_lock);
+    rt_sleeplock_lock(&lo_graph_lock);
     if (ensure_tables() < 0) {
-        rt_spin_unlock(&lo_graph_lock);
+        rt_sleeplock_unlock(&lo_graph_lock);
         return;
     }
     drain_doomed();
@@ -667,7 +669,7 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
         if (l)
             l->resolved = 1; /* reported now, as a deadlock that can happen */
     }
-    rt_spin_unlock(&lo_graph_lock);
+    rt_sleeplock_unlock(&lo_graph_lock);
     remember_chain(chain);
     if (c.culprit)
         lo_report_cycle(t, lock, flags, c.culprit, &c.found, c.found_key);
@@ -680,11 +682,11 @@ void rt_lockorder_report_latent(void)
     if (__atomic_exchange_n(&done, 1, __ATOMIC_ACQ_REL))
         return;
     unsigned n = 0;
-    rt_spin_lock(&lo_graph_lock);
+    rt_sleeplock_lock(&lo_graph_lock);
     for (unsigned i = 0; i < nlatent; i++)
         if (!latent[i].resolved)
             shown[n++] = latent[i].cycle;
-    rt_spin_unlock(&lo_graph_lock);
+    rt_sleeplock_unlock(&lo_graph_lock);
     for (unsigned i = 0; i < n; i++)
         lo_report_latent(&shown[i], i + 1 == n ? latent_dropped : 0);
 }
@@ -712,9 +714,9 @@ void rt_lockorder_forget(const struct rt_lock *l)
     while (!__atomic_compare_exchange_n(&doomed_nodes, &head, n, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
     /* Programs that destroy locks and learn no new order for a long time
      * still give the memory back. */
-    if (__atomic_add_fetch(&doomed_count, 1, __ATOMIC_RELAXED) >= DOOMED_DRAIN && rt_spin_trylock(&lo_graph_lock)) {
+    if (__atomic_add_fetch(&doomed_count, 1, __ATOMIC_RELAXED) >= DOOMED_DRAIN && rt_sleeplock_trylock(&lo_graph_lock)) {
         drain_doomed();
-        rt_spin_unlock(&lo_graph_lock);
+        rt_sleeplock_unlock(&lo_graph_lock);
     }
 }
 
@@ -743,6 +745,8 @@ void lo_remove_node(struct lo_node *n)
 static void drain_doomed(void)
 {
     struct lo_node *n = __atomic_exchange_n(&doomed_nodes, NULL, __ATOMIC_ACQUIRE);
+    if (n)
+        rt_sleeplock_searching(&lo_graph_lock);
     for (struct lo_node *next; n; n = next) {
         next = n->doomed_next;
         __atomic_fetch_sub(&doomed_count, 1, __ATOMIC_RELAXED);
@@ -754,9 +758,9 @@ static void settle(void)
 {
     if (!__atomic_load_n(&doomed_nodes, __ATOMIC_ACQUIRE))
         return;
-    rt_spin_lock(&lo_graph_lock);
+    rt_sleeplock_lock(&lo_graph_lock);
     drain_doomed();
-    rt_spin_unlock(&lo_graph_lock);
+    rt_sleeplock_unlock(&lo_graph_lock);
 }
 
 unsigned long rt_lockorder_nodes(void)
@@ -773,5 +777,5 @@ unsigned long rt_lockorder_edges(void)
 
 void rt_lockorder_after_fork(void)
 {
-    rt_spin_reinit(&lo_graph_lock);
+    rt_sleeplock_reinit(&lo_graph_lock);
 }

@@ -29,12 +29,12 @@ void rt_lockorder_split_group(uint32_t g)
     if (!__atomic_load_n(&lo_node_buckets, __ATOMIC_ACQUIRE))
         return;
     struct rt_lock_group *grp = &rt_lock_groups[g - 1];
-    rt_spin_lock(&lo_graph_lock);
+    rt_sleeplock_lock(&lo_graph_lock);
     unsigned b = (unsigned)(rt_hash64(grp->key) & (NODE_BUCKETS - 1));
     for (struct lo_node *n = lo_node_buckets[b]; n && __atomic_load_n(&grp->wide, __ATOMIC_RELAXED); n = n->hash_next)
         if (n->key == grp->key && (n->out || n->in))
             __atomic_store_n(&grp->remnant, 1, __ATOMIC_RELEASE);
-    rt_spin_unlock(&lo_graph_lock);
+    rt_sleeplock_unlock(&lo_graph_lock);
 }
 
 /* Folds the edges of e into from -> to, made or merged (graph lock held). */
@@ -106,6 +106,7 @@ static void widen_group(uint32_t g)
 void lo_widen_groups(void)
 {
     lo_widen_pending = 0;
+    rt_sleeplock_searching(&lo_graph_lock);
     for (unsigned i = 0; i < RT_LOCK_GROUPS; i++)
         if (rt_lock_groups[i].widen_pending) {
             rt_lock_groups[i].widen_pending = 0;

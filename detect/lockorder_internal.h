@@ -7,6 +7,7 @@
 #include "graphorder.h"
 #include "locktab.h"
 #include "rt_common.h"
+#include "sleeplock.h"
 #include "thread.h"
 #include <stdint.h>
 
@@ -52,7 +53,7 @@ struct lo_edge {
 
 #define NODE_BUCKETS (1u << 16)
 #define EDGE_BUCKETS (1u << 16)
-extern rt_spin_t lo_graph_lock;
+extern rt_sleeplock_t lo_graph_lock;
 extern struct lo_node **lo_node_buckets;
 extern struct go_graph lo_order;
 extern unsigned long lo_edges_out_of_order;

@@ -4,7 +4,9 @@
 #include "engine.h"
 #include "lockorder.h"
 #include "report.h"
+#include "sleeplock.h"
 #include "watchdog.h"
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -652,6 +654,77 @@ START_TEST(feasible_gated_cycle_is_silent)
 }
 END_TEST
 
+/* The graph lock: exclusion under contention, and a waiter sleeps (not
+ * spins) while the holder searches. The old spin-and-yield lock kept the
+ * waiter runnable for as long as the holder held it. */
+static rt_sleeplock_t test_graph_lock = RT_SLEEPLOCK_INIT;
+static long graph_lock_counter;
+static _Atomic int waiter_tid;
+
+static void *graph_lock_adder(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < 200000; i++) {
+        rt_sleeplock_lock(&test_graph_lock);
+        graph_lock_counter++;
+        rt_sleeplock_unlock(&test_graph_lock);
+    }
+    return NULL;
+}
+
+static void *graph_lock_waiter(void *arg)
+{
+    (void)arg;
+    __atomic_store_n(&waiter_tid, (int)syscall(SYS_gettid), __ATOMIC_RELEASE);
+    rt_sleeplock_lock(&test_graph_lock);
+    graph_lock_counter++;
+    rt_sleeplock_unlock(&test_graph_lock);
+    return NULL;
+}
+
+static char thread_state(int tid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/self/task/%d/stat", tid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return '?';
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    const char *p = strrchr(buf, ')');
+    return p && p[1] == ' ' ? p[2] : '?';
+}
+
+START_TEST(graph_lock_excludes_and_sleeps_while_searching)
+{
+    pthread_t th[3];
+    graph_lock_counter = 0;
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(pthread_create(&th[i], NULL, graph_lock_adder, NULL), 0);
+    for (int i = 0; i < 3; i++)
+        pthread_join(th[i], NULL);
+    ck_assert_int_eq(graph_lock_counter, 600000);
+
+    rt_sleeplock_lock(&test_graph_lock);
+    rt_sleeplock_searching(&test_graph_lock);
+    ck_assert_int_eq(pthread_create(&th[0], NULL, graph_lock_waiter, NULL), 0);
+    int tid;
+    while (!(tid = __atomic_load_n(&waiter_tid, __ATOMIC_ACQUIRE)))
+        usleep(1000);
+    char state = '?';
+    for (int i = 0; i < 10000 && (state = thread_state(tid)) != 'S'; i++)
+        usleep(1000);
+    ck_assert_int_eq(state, 'S');
+    ck_assert_int_eq(__atomic_load_n(&test_graph_lock.state, __ATOMIC_RELAXED), 2);
+    rt_sleeplock_unlock(&test_graph_lock);
+    pthread_join(th[0], NULL);
+    ck_assert_int_eq(graph_lock_counter, 600001);
+    ck_assert_int_eq(test_graph_lock.state, 0);
+    ck_assert_int_eq(test_graph_lock.searching, 0);
+}
+END_TEST
+
 Suite *lockorder_suite(void)
 {
     Suite *s = suite_create("lockorder");
@@ -659,6 +732,7 @@ Suite *lockorder_suite(void)
     tcase_add_checked_fixture(tc, setup, NULL);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, AA);
+    tcase_add_test(tc, graph_lock_excludes_and_sleeps_while_searching);
     tcase_add_test(tc, ABBA);
     tcase_add_test(tc, ABBCCA);
     tcase_add_test(tc, ABCABC);
