@@ -85,6 +85,10 @@ void rt_on_fork_prepare(struct rt_thread *self);
 void rt_annotate_name(struct rt_thread *t, uintptr_t addr, const char *name, uintptr_t pc);
 void rt_annotate_no_order(struct rt_thread *t, uintptr_t addr, uintptr_t pc);
 void rt_annotate_nested(struct rt_thread *t, uintptr_t addr, unsigned subclass, uintptr_t pc);
+/* The name given to l with RTDD_LOCK_NAME, or NULL. */
+const char *rt_lock_annotated_name(const struct rt_lock *l);
+/* l got a new id (a new identity, same object): its name follows. */
+void rt_lock_name_follows(const struct rt_lock *l, uint64_t old_id);
 
 /* Slow paths of the inline fast paths below. */
 struct rt_lock *rt_lock_lookup_slow(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type, uintptr_t pc);

@@ -13,10 +13,11 @@ void rt_lock_name(const struct rt_lock *l, uintptr_t addr, char *out, size_t cap
     char sym[128];
     uintptr_t off;
     rt_buf_init(&b, out, cap);
+    const char *name = l && !l->rcu_pseudo ? rt_lock_annotated_name(l) : NULL;
     if (l && l->rcu_pseudo)
-        rt_buf_printf(&b, "[%s]", l->name);
-    else if (l && l->name)
-        rt_buf_puts(&b, l->name);
+        rt_buf_printf(&b, "[%s]", rt_rcu_pseudo_name(l));
+    else if (name)
+        rt_buf_puts(&b, name);
     else if (rt_opt.symbolize && rt_symbolize_data(addr, sym, sizeof sym, &off) == 0)
         off ? rt_buf_printf(&b, "%s+0x%lx", sym, (unsigned long)off) : rt_buf_puts(&b, sym);
     else

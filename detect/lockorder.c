@@ -118,12 +118,28 @@ static uint64_t gate_key(const struct rt_lock *l)
     return __atomic_load_n(&l->id, __ATOMIC_RELAXED) << 1;
 }
 
+/* A lock's own node (an even key: its id; groups' and classes' keys are
+ * odd) is made only here, which leaves it in the lock's record: a record
+ * without it has none, and finding it walks no hash chain. */
+static struct lo_node *own_node(const struct rt_lock *l, uint64_t key)
+{
+    struct lo_node *n = __atomic_load_n(&l->order_node, __ATOMIC_ACQUIRE);
+    return n && __atomic_load_n(&n->key, __ATOMIC_ACQUIRE) == key ? n : NULL;
+}
+
 struct lo_node *lo_get_node_keyed(uint64_t key, const struct rt_lock *l, uintptr_t addr, int first)
 {
     unsigned b = (unsigned)(rt_hash64(key) & (NODE_BUCKETS - 1));
-    for (struct lo_node *n = lo_node_buckets[b]; n; n = n->hash_next)
-        if (n->key == key)
+    int own = !(key & 1);
+    if (own) {
+        struct lo_node *n = own_node(l, key);
+        if (n)
             return n;
+    } else {
+        for (struct lo_node *n = lo_node_buckets[b]; n; n = n->hash_next)
+            if (n->key == key)
+                return n;
+    }
     struct lo_node *n = rt_pool_get(&node_pool);
     if (!n) {
         rt_out_of_memory("lock-order graph nodes");
@@ -148,6 +164,8 @@ struct lo_node *lo_get_node_keyed(uint64_t key, const struct rt_lock *l, uintptr
     (first ? go_node_init_first : go_node_init)(&lo_order, &n->order);
     n->hash_next = lo_node_buckets[b];
     __atomic_store_n(&lo_node_buckets[b], n, __ATOMIC_RELEASE); /* found without the graph lock */
+    if (own)
+        __atomic_store_n(&((struct rt_lock *)l)->order_node, n, __ATOMIC_RELEASE);
     node_count++;
     return n;
 }
@@ -162,6 +180,8 @@ static struct lo_node *get_node(const struct rt_lock *l, uintptr_t addr, int fir
 
 struct lo_edge *lo_find_edge(const struct lo_node *from, const struct lo_node *to)
 {
+    if (!from->out || !to->in)
+        return NULL; /* a lock newly in the graph: no need to walk a cold chain */
     unsigned b = (unsigned)(rt_hash64((uintptr_t)from ^ ((uintptr_t)to << 1)) & (EDGE_BUCKETS - 1));
     for (struct lo_edge *e = edge_buckets[b]; e; e = e->hash_next)
         if (e->from == from && e->to == to)
@@ -184,9 +204,9 @@ struct lo_edge *lo_add_edge(struct lo_node *from, struct lo_node *to)
     e->hash_next = edge_buckets[b];
     __atomic_store_n(&edge_buckets[b], e, __ATOMIC_RELEASE);
     e->next_out = from->out;
-    from->out = e;
+    __atomic_store_n(&from->out, e, __ATOMIC_RELEASE); /* read without the graph lock */
     e->next_in = to->in;
-    to->in = e;
+    __atomic_store_n(&to->in, e, __ATOMIC_RELEASE);
     edge_count++;
     return e;
 }
@@ -238,6 +258,8 @@ void lo_edge_done(struct lo_edge *e)
 static struct lo_node *find_node_published(const struct rt_lock *l)
 {
     uint64_t key = node_key(l);
+    if (!(key & 1))
+        return own_node(l, key);
     unsigned b = (unsigned)(rt_hash64(key) & (NODE_BUCKETS - 1));
     for (struct lo_node *n = __atomic_load_n(&lo_node_buckets[b], __ATOMIC_ACQUIRE); n; n = n->hash_next)
         if (n->key == key)
@@ -245,8 +267,25 @@ static struct lo_node *find_node_published(const struct rt_lock *l)
     return NULL;
 }
 
+int rt_lockorder_node_lookups_agree(const struct rt_lock *l)
+{
+    if (!__atomic_load_n(&chains, __ATOMIC_ACQUIRE))
+        return 1;
+    rt_sleeplock_lock(&lo_graph_lock);
+    uint64_t key = node_key(l);
+    struct lo_node *in_table = NULL;
+    for (struct lo_node *n = lo_node_buckets[rt_hash64(key) & (NODE_BUCKETS - 1)]; n && !in_table; n = n->hash_next)
+        if (n->key == key)
+            in_table = n;
+    int agree = find_node_published(l) == in_table;
+    rt_sleeplock_unlock(&lo_graph_lock);
+    return agree;
+}
+
 static struct lo_edge *find_edge_published(const struct lo_node *from, const struct lo_node *to)
 {
+    if (!__atomic_load_n(&from->out, __ATOMIC_ACQUIRE) || !__atomic_load_n(&to->in, __ATOMIC_ACQUIRE))
+        return NULL;
     unsigned b = (unsigned)(rt_hash64((uintptr_t)from ^ ((uintptr_t)to << 1)) & (EDGE_BUCKETS - 1));
     for (struct lo_edge *e = __atomic_load_n(&edge_buckets[b], __ATOMIC_ACQUIRE); e; e = e->hash_next)
         if (e->from == from && e->to == to)
@@ -452,8 +491,12 @@ static int known_and_unchanged(const struct rt_thread *t, const struct rt_lock *
         return 0;
     if (lo_remnant_key(h->lock) || lo_remnant_key(lock))
         return 0; /* two edges to learn: under the graph lock */
-    struct lo_node *from = find_node_published(h->lock), *to = find_node_published(lock);
-    if (!from || !to || from == to)
+    /* The requested lock first: a lock new to the graph misses here. */
+    struct lo_node *to = find_node_published(lock);
+    if (!to)
+        return 0;
+    struct lo_node *from = find_node_published(h->lock);
+    if (!from || from == to)
         return 0;
     struct lo_edge *e = find_edge_published(from, to);
     if (!e)

@@ -22,6 +22,9 @@ void rt_lockorder_split_group(uint32_t g);
 /* Graph size, for tests and benchmarks. */
 unsigned long rt_lockorder_nodes(void);
 unsigned long rt_lockorder_edges(void);
+/* For tests: the lock's node as its record gives it (without the graph
+ * lock) is the one the node table holds for its key (both NULL: none). */
+int rt_lockorder_node_lookups_agree(const struct rt_lock *l);
 void rt_lockorder_after_fork(void);
 /* At exit: each cycle found that distinct threads could not cover, and that
  * never became one they could, as an INFO latent-lock-order report. */

@@ -18,6 +18,7 @@ enum rt_lock_type {
 };
 
 /* 64 bytes: with a million locks each byte is a megabyte to fault in. */
+struct lo_node;
 struct rt_lock {
     struct rt_lock *_Atomic next; /* bucket chain */
     _Atomic uintptr_t addr;       /* 0 once retired */
@@ -34,7 +35,7 @@ struct rt_lock {
     uint8_t history_known;        /* seen from init or from a lock call, not first at unlock */
     uint8_t rcu_pseudo;           /* an RCU pseudo-lock (rcucheck.c), never a real object */
     _Atomic uint8_t held_by_exited; /* its holder is gone, it stays locked: RT_HOLDER_EXITED or _FORKED_AWAY */
-    const char *name;             /* annotated name, or NULL */
+    struct lo_node *_Atomic order_node; /* its own node in the lock-order graph (lockorder.c), when it has one */
     union {
         uintptr_t class_key;               /* locks: init site pc, or first-use site pc for static locks */
         _Atomic uintptr_t cond_mutex_addr; /* condvars: the mutex current waiters use, 0 when none wait */

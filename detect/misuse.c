@@ -151,7 +151,8 @@ static const struct rt_held *same_class_other_cpu(const struct rt_thread *t, con
  * longer count it as held. */
 static void model_foreign_release(struct rt_lock *l)
 {
-    __atomic_store_n(&l->id, rt_locktab_new_id(), __ATOMIC_RELEASE);
+    uint64_t old_id = __atomic_exchange_n(&l->id, rt_locktab_new_id(), __ATOMIC_ACQ_REL);
+    rt_lock_name_follows(l, old_id);
 }
 
 /* A bad-unlock of a lock rtdd knows nothing of: why, in one sentence. */

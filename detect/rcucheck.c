@@ -146,17 +146,23 @@ struct rt_lock *rt_rcu_pseudo_lock(struct rt_thread *t, enum rt_rcu_flavor f, in
     struct rt_lock *l = rt_lock_lookup(t, (uintptr_t)&anchors[f][callbacks], RT_LOCK_RWLOCK, pc);
     if (l && !callbacks)
         __atomic_store_n(&readers_lock[f], l, __ATOMIC_RELEASE);
-    if (l && !l->rcu_pseudo) {
-        static const char *const names[2][RT_RCU_FLAVORS] = {
-            { "rcu_read_lock", "rcu_read_lock(urcu-memb)", "rcu_read_lock(urcu-mb)", "rcu_read_lock(urcu-bp)",
-              "rcu_read_lock(urcu-qsbr)", "rcu_read_lock(urcu-signal)" },
-            { "rcu_callbacks", "rcu_callbacks(urcu-memb)", "rcu_callbacks(urcu-mb)", "rcu_callbacks(urcu-bp)",
-              "rcu_callbacks(urcu-qsbr)", "rcu_callbacks(urcu-signal)" },
-        };
-        l->name = names[callbacks][f];
+    if (l && !l->rcu_pseudo)
         l->rcu_pseudo = (uint8_t)(1 + callbacks);
-    }
     return l;
+}
+
+const char *rt_rcu_pseudo_name(const struct rt_lock *l)
+{
+    static const char *const names[RT_RCU_FLAVORS][2] = {
+        { "rcu_read_lock", "rcu_callbacks" },
+        { "rcu_read_lock(urcu-memb)", "rcu_callbacks(urcu-memb)" },
+        { "rcu_read_lock(urcu-mb)", "rcu_callbacks(urcu-mb)" },
+        { "rcu_read_lock(urcu-bp)", "rcu_callbacks(urcu-bp)" },
+        { "rcu_read_lock(urcu-qsbr)", "rcu_callbacks(urcu-qsbr)" },
+        { "rcu_read_lock(urcu-signal)", "rcu_callbacks(urcu-signal)" },
+    };
+    uintptr_t off = __atomic_load_n(&l->addr, __ATOMIC_RELAXED) - (uintptr_t)&anchors[0][0];
+    return off < sizeof anchors ? names[off / 2][off % 2] : "rcu";
 }
 
 int rt_rcu_is_pseudo(const struct rt_lock *l)

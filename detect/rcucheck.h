@@ -85,6 +85,8 @@ static inline int rt_rcu_may_reference_small(uintptr_t start)
 /* The pseudo-lock addresses: [f][0] is flavour f's RCU lock, [f][1] its
  * callback lock. */
 extern char rt_rcu_anchors[RT_RCU_FLAVORS][2];
+/* The name reports give an RCU pseudo-lock (rcu_read_lock, rcu_callbacks, by flavour). */
+const char *rt_rcu_pseudo_name(const struct rt_lock *l);
 /* The RCU clock (see rcucheck.c): readers only load it. */
 extern _Atomic uint64_t rt_rcu_epoch;
 

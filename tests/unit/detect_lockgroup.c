@@ -7,6 +7,7 @@
 #include "lockgroup.h"
 #include "lockorder.h"
 #include "report.h"
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -229,6 +230,65 @@ START_TEST(instance_option_never_groups)
 }
 END_TEST
 
+/* A lock's record names its own node (lockorder.c finds it without the
+ * node table): under random nesting, widening, splitting, destroys,
+ * re-inits and unlocks by other threads, the record and the table agree
+ * for every lock after every step. */
+static void assert_lookups_agree(void *const *objs, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        struct rt_lock *l = rt_locktab_find((uintptr_t)objs[i]);
+        if (l)
+            ck_assert_msg(rt_lockorder_node_lookups_agree(l), "lock %u: record and node table disagree", i);
+    }
+}
+
+START_TEST(record_names_its_node_under_random_operations)
+{
+    enum { LONERS = 8, STEPS = 4000 };
+    static char loners[LONERS][64];
+    void *objs[MEMBERS + LONERS + 1];
+    unsigned n = 0;
+    for (int i = 0; i < MEMBERS; i++)
+        objs[n++] = &members[i];
+    for (int i = 0; i < LONERS; i++) {
+        objs[n++] = loners[i];
+        rt_on_lock_init(t0, (uintptr_t)loners[i], RT_LOCK_MUTEX, PC(200 + i));
+    }
+    objs[n++] = X;
+    struct rt_thread *th[3] = { t0, rt_thread_new(FAKE_TID(1)), rt_thread_new(FAKE_TID(2)) };
+    widen();
+    assert_lookups_agree(objs, n);
+    unsigned seed = 12345;
+    for (int step = 0; step < STEPS; step++) {
+        unsigned r = rand_r(&seed);
+        struct rt_thread *t = th[r % 3];
+        void *x = objs[(r >> 4) % n], *y = objs[(r >> 12) % n];
+        switch ((r >> 20) % 8) {
+        case 0: /* a member's lock is made again */
+            rt_on_lock_destroy(t0, (uintptr_t)x, PC(5));
+            rt_on_lock_init(t0, (uintptr_t)x, RT_LOCK_MUTEX, x < (void *)loners ? SITE : PC(300));
+            break;
+        case 1: /* taken by one thread, released by another: a new identity */
+            take(th[0], x, 0);
+            drop(th[1], x);
+            break;
+        case 2: /* nesting under X while another member is held may split the group */
+            take(t, X, 0);
+            if (x != X)
+                pair_as(t, x, y == x || y == X ? loners[0] : y);
+            drop(t, X);
+            break;
+        default:
+            if (x != y)
+                pair_as(t, x, y);
+            break;
+        }
+        assert_lookups_agree(objs, n);
+    }
+}
+END_TEST
+
 Suite *lockgroup_suite(void)
 {
     Suite *s = suite_create("lockgroup");
@@ -246,6 +306,7 @@ Suite *lockgroup_suite(void)
     tcase_add_test(tc, destroyed_members_leave_the_group);
     tcase_add_test(tc, destroyed_member_of_wide_group_keeps_its_node);
     tcase_add_test(tc, instance_option_never_groups);
+    tcase_add_test(tc, record_names_its_node_under_random_operations);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -2,6 +2,7 @@
  * lockdep's selftest patterns and the cases that must stay silent. */
 #include "detect_suites.h"
 #include "engine.h"
+#include "lockdesc.h"
 #include "lockorder.h"
 #include "report.h"
 #include "sleeplock.h"
@@ -102,6 +103,28 @@ START_TEST(unlock_by_non_owner)
     unlock(A);
     ck_assert_uint_eq(rt_report_count(RT_KIND_NON_OWNER_UNLOCK), 1);
     ck_assert_uint_eq(rt_report_count(RT_KIND_BAD_UNLOCK), 0);
+}
+END_TEST
+
+/* An annotated name is the lock's, whatever identity its record takes
+ * later (an unlock by a non-owner gives it a new one). */
+START_TEST(annotated_name_follows_new_identity)
+{
+    char name[64];
+    lock_as(t0, D, RT_LOCK_MUTEX, 0);
+    unlock(D);
+    rt_annotate_name(t0, (uintptr_t)D, "route_table.lock", PC(9));
+    struct rt_lock *l = rt_locktab_find((uintptr_t)D);
+    rt_lock_name(l, (uintptr_t)D, name, sizeof name);
+    ck_assert_str_eq(name, "route_table.lock");
+    uint64_t id = l->id;
+    struct rt_thread *other = rt_thread_new(getppid());
+    lock_as(other, D, RT_LOCK_MUTEX, 0);
+    unlock(D);
+    ck_assert_uint_eq(rt_report_count(RT_KIND_NON_OWNER_UNLOCK), 1);
+    ck_assert_uint_ne(l->id, id);
+    rt_lock_name(l, (uintptr_t)D, name, sizeof name);
+    ck_assert_str_eq(name, "route_table.lock");
 }
 END_TEST
 
@@ -744,6 +767,7 @@ Suite *lockorder_suite(void)
     tcase_add_test(tc, init_of_held_lock);
     tcase_add_test(tc, destroy_of_held_lock);
     tcase_add_test(tc, unlock_by_non_owner);
+    tcase_add_test(tc, annotated_name_follows_new_identity);
     tcase_add_test(tc, consistent_order_is_silent);
     tcase_add_test(tc, trylock_adds_no_edge);
     tcase_add_test(tc, gate_lock_prevents_report);
