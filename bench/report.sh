@@ -247,7 +247,11 @@ under `memcslap` set then get, redis-server with two I/O threads under
 `redis-benchmark` set+get, and knotd (two UDP workers, a generated zone of 1,000 names)
 under `dnsperf`, started natively and under `rtdd run` in turn, round by round.
 Wall time of the load, the server's CPU time (user + system) during it, the server's peak
-RSS; ratios are medians over rounds of rtdd against native of the same round.
+RSS; ratios are medians over rounds of rtdd against native of the same round. memcached
+and knotd run on the first half of the CPUs and their load generator on the other half,
+as a server and its remote clients would (sharing CPUs, the client's scheduling swung
+memcached's per-round ratios between 1.00x and 1.30x); redis shares all CPUs with its load,
+because its I/O threads busy-poll and starve its main thread when confined.
 
 TXT
 echo "| server | tool | rounds | load wall (s) | server CPU (s) | peak RSS (KiB) | wall | CPU | RSS (extra KiB) |"

@@ -6,7 +6,12 @@
 # under dnsperf. Measured per run: the load's wall time, the
 # server's CPU time (user + system, from /proc at the end of the load) and
 # its peak RSS (VmHWM); ratios pair by pair (rtdd / native of the same
-# round), medians.
+# round), medians. Servers marked "split" run on CPUs apart from their load
+# generator's (the first half and the second half of them), as a server and
+# its remote clients would: a client that competes with the server for a
+# CPU makes both measures swing by more than the differences looked for.
+# redis stays "shared": its I/O threads busy-poll, so confined to half the
+# CPUs they starve its main thread.
 # Usage: run.sh OUT_CSV   (env: RTDD, QUICK=1, ROUNDS=N)
 set -u
 csv=$1
@@ -18,21 +23,29 @@ if [ "$quick" = 1 ]; then rounds=${ROUNDS:-2}; mc_n=5000; rd_n=20000; kn_n=50; e
 tmp=$(mktemp -d); logs=$tmp
 trap 'rm -rf "$tmp"; [ -n "${srv_pid:-}" ] && kill "$srv_pid" 2>/dev/null' EXIT
 hz=$(getconf CLK_TCK)
+ncpu=$(nproc)
+if [ "$ncpu" -ge 2 ]; then
+    server_cpus=0-$((ncpu / 2 - 1)); load_cpus=$((ncpu / 2))-$((ncpu - 1))
+    pin_server=(taskset -c "$server_cpus"); pin_load="taskset -c $load_cpus"
+else
+    pin_server=(); pin_load=""
+fi
 queries=$tmp/dns-queries # 1,000 names of knotd.sh's zone; dnsperf sends them kn_n times
 for i in $(seq 0 999); do echo "host$i.example.com A"; done >"$queries"
 
-# name | server command (PORT) | load command (PORT) | readiness probe (PORT) | commands needed | packages
-servers="memcached -t 4|memcached -u root -l 127.0.0.1 -p PORT -t 4 -U 0 -m 256|memcslap --servers=127.0.0.1:PORT --concurrency=8 --execute-number=$mc_n --test=set && memcslap --servers=127.0.0.1:PORT --concurrency=8 --execute-number=$mc_n --test=get|memcslap --servers=127.0.0.1:PORT --concurrency=1 --execute-number=1 --test=set|memcached memcslap|memcached libmemcached-tools
-redis io-threads=2|redis-server --port PORT --bind 127.0.0.1 --save '' --appendonly no --io-threads 2 --io-threads-do-reads yes|redis-benchmark -p PORT -n $rd_n -c 20 -t set,get -q|redis-cli -p PORT ping|redis-server redis-benchmark redis-cli|redis-server redis-tools
-knotd udp-workers=2|$here/knotd.sh PORT $tmp/knot-PORT|dnsperf -s 127.0.0.1 -p PORT -d $queries -n $kn_n -c 4|test -n \"\$(kdig @127.0.0.1 -p PORT example.com SOA +short +timeout=1 +retry=0)\"|knotd kdig dnsperf|knot knot-dnsutils dnsperf"
+# name | CPUs (split or shared) | server command (PORT) | load command (PORT) | readiness probe (PORT) | commands needed | packages
+servers="memcached -t 4|split|memcached -u root -l 127.0.0.1 -p PORT -t 4 -U 0 -m 256|memcslap --servers=127.0.0.1:PORT --concurrency=8 --execute-number=$mc_n --test=set && memcslap --servers=127.0.0.1:PORT --concurrency=8 --execute-number=$mc_n --test=get|memcslap --servers=127.0.0.1:PORT --concurrency=1 --execute-number=1 --test=set|memcached memcslap|memcached libmemcached-tools
+redis io-threads=2|shared|redis-server --port PORT --bind 127.0.0.1 --save '' --appendonly no --io-threads 2 --io-threads-do-reads yes|redis-benchmark -p PORT -n $rd_n -c 20 -t set,get -q|redis-cli -p PORT ping|redis-server redis-benchmark redis-cli|redis-server redis-tools
+knotd udp-workers=2|split|$here/knotd.sh PORT $tmp/knot-PORT|dnsperf -s 127.0.0.1 -p PORT -d $queries -n $kn_n -c 4|test -n \"\$(kdig @127.0.0.1 -p PORT example.com SOA +short +timeout=1 +retry=0)\"|knotd kdig dnsperf|knot knot-dnsutils dnsperf"
 
-# run_one TOOL NAME SERVER LOAD PROBE OUT: "wall cpu maxrss" into OUT, or nan nan nan.
+# run_one TOOL NAME CPUS SERVER LOAD PROBE OUT: "wall cpu maxrss" into OUT, or nan nan nan.
 run_one() {
-    local tool=$1 name=$2 server=$3 load=$4 probe=$5 out=$6 port pre=()
+    local tool=$1 name=$2 cpus=$3 server=$4 load=$5 probe=$6 out=$7 port pre=() pin_s=() pin_l=""
+    [ "$cpus" = split ] && pin_s=("${pin_server[@]}") && pin_l=$pin_load
     port=$((20000 + RANDOM % 20000))
     [ "$tool" = rtdd ] && pre=(env RTDD_OPTIONS="print_summary=0:log_path=$logs/rtdd.%p.log" "$rtdd" run --)
     # The subshell becomes the server (exec; rtdd run execs it too): $! is its pid.
-    (eval "exec ${pre[*]@Q} ${server//PORT/$port}") >"$logs/server.log" 2>&1 &
+    (eval "exec ${pin_s[*]} ${pre[*]@Q} ${server//PORT/$port}") >"$logs/server.log" 2>&1 &
     srv_pid=$!
     local pid=$srv_pid up=0
     for _ in $(seq 100); do
@@ -46,7 +59,7 @@ run_one() {
     local t0 t1 cpu0 cpu1 rss
     cpu0=$(awk '{ print $14 + $15 }' /proc/$pid/stat)
     t0=$(date +%s.%N)
-    if ! bash -c "${load//PORT/$port}" >"$logs/load.log" 2>&1; then
+    if ! $pin_l bash -c "${load//PORT/$port}" >"$logs/load.log" 2>&1; then
         echo "nan nan nan" >"$out"; echo "  warning: the load on $name under $tool failed" >&2
     else
         t1=$(date +%s.%N)
@@ -60,14 +73,14 @@ run_one() {
 
 mkdir -p "$(dirname "$csv")"
 echo "server,tool,rounds,wall_s,cpu_s,maxrss_kb,wall_ratio,cpu_ratio,rss_ratio,rss_extra_kb" >"$csv"
-echo "real servers: $rounds rounds, native and rtdd interleaved (QUICK=$quick)"
+echo "real servers: $rounds rounds, native and rtdd interleaved (QUICK=$quick); split servers on CPUs ${server_cpus:-any}, their load on ${load_cpus:-any}"
 printf '%-20s %-7s %9s %9s %11s %8s %8s %8s\n' server tool "wall s" "cpu s" "maxrss KB" wall× cpu× rss×
-printf '%s\n' "$servers" | while IFS='|' read -r name server load probe cmds pkgs; do
+printf '%s\n' "$servers" | while IFS='|' read -r name cpus server load probe cmds pkgs; do
     missing=""
     for c in $cmds; do command -v "$c" >/dev/null || missing=1; done
     if [ -n "$missing" ]; then echo "  skipped $name: install Debian packages $pkgs"; continue; fi
     for r in $(seq "$rounds"); do
-        for tool in native rtdd; do run_one "$tool" "$name" "$server" "$load" "$probe" "$tmp/x.$tool.$r"; done
+        for tool in native rtdd; do run_one "$tool" "$name" "$cpus" "$server" "$load" "$probe" "$tmp/x.$tool.$r"; done
     done
     for tool in native rtdd; do
         wall=$(for r in $(seq "$rounds"); do val "$tmp/x.$tool.$r" 1; done | median)

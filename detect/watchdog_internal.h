@@ -1,0 +1,47 @@
+/* What the watchdog (watchdog.c) hands its report writers
+ * (watchdog_report.c): its snapshot of every thread's locks and waits. */
+#ifndef RTDD_WATCHDOG_INTERNAL_H
+#define RTDD_WATCHDOG_INTERNAL_H
+#include "thread.h"
+#include <stdint.h>
+
+/* What the watchdog knows of one thread, copied in one registry walk. Its
+ * held locks are all copied (a pool shared by the snapshot): a wait behind
+ * a deep nest of locks is a wait all the same. */
+struct snap_lock {
+    struct rt_lock *lock;
+    uint64_t id;
+    uintptr_t addr;
+    rt_stack_id stack;
+    uint8_t mode;
+    unsigned owner; /* its snapshot's index */
+};
+struct snap {
+    struct rt_thread *t;
+    int tid;
+    struct rt_lock *waiting_for;
+    uintptr_t joining; /* else, the pthread_t it waits for in pthread_join */
+    uintptr_t handle;  /* its own pthread_t */
+    uint64_t waiting_id, seq, since_ms;
+    rt_stack_id wait_stack;
+    uint8_t wait_mode, wait_timed, rcu_wait;
+    uint64_t rcu_enter_clock, rcu_wait_clock;
+    uintptr_t section_pc; /* its first held entry is a read section recorded inline, begun here */
+    unsigned held_at, nheld;
+    int next;             /* the thread it waits for (itself for a self-deadlock), -1 none */
+    unsigned stamp, pos;  /* cycle search */
+};
+
+extern struct snap *wd_snaps;
+extern unsigned wd_nsnaps;
+extern struct snap_lock *wd_held_pool;
+extern unsigned wd_held_used;
+
+/* The thread waits: for a lock, a thread's end, or a condition. */
+int wd_waits(const struct snap *s);
+/* The thread s waits for (its snapshot index), or -1. */
+int wd_holder_of(const struct snap *s);
+int wd_report_deadlock(const unsigned *cycle, unsigned n, uint64_t now);
+int wd_report_stall(unsigned waiter, uint64_t blocked_ms);
+int wd_report_hang(unsigned i, uint64_t now);
+#endif
