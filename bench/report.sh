@@ -208,7 +208,10 @@ checks it) natively and under `rtdd run`; `rcu_plain` malloc(64)+free+mutex pair
 uses RCU elsewhere (`rcubench-rtdd-dyn plain`): what RCU checking costs a program's RCU-free paths;
 `fork_200` a thread keeps taking a mutex while the main thread forks 200 children one after the
 other, each computing a few milliseconds and calling `_exit` (ns per fork, wait included; under
-rtdd each child whose fork found the lock held writes a `lock-held-at-fork` report).
+rtdd each child whose fork found the lock held writes a `lock-held-at-fork` report);
+`cond_pingpong` 2 threads hand a turn back and forth through one mutex and two condition
+variables (one op = a round trip: 2 signals and 2 waits; under rtdd each signal and wait is
+recorded for the condition-variable checks, docs/kinds/cond-lock-order.md).
 
 Notes:
 - ThreadSanitizer's deadlock detector (clang 14) fails with 1,000 locks held (a CHECK in

@@ -63,7 +63,8 @@ void rt_report_cond_destroy_busy(struct rt_thread *t, struct rt_lock *c, uintptr
     rt_report_finish(r);
 }
 
-void rt_on_cond_wait_begin(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, int owned_elsewhere, uintptr_t pc)
+void rt_on_cond_wait_begin(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, int owned_elsewhere, int timed,
+                           int shared, uintptr_t pc)
 {
     struct rt_lock *c = rt_lock_lookup(t, cond, RT_LOCK_COND, pc);
     unsigned index;
@@ -82,6 +83,8 @@ void rt_on_cond_wait_begin(struct rt_thread *t, uintptr_t cond, uintptr_t mutex,
                  expected != mutex)
             report_cond_misuse(t, c, mutex, "while other threads wait on it with a different mutex", expected);
     }
+    if (c)
+        rt_on_event_wait_begin(t, c, mutex, timed, shared, pc);
     /* The wait releases the mutex inside libc. */
     if (h)
         rt_on_lock_release(t, mutex, pc);
@@ -89,6 +92,7 @@ void rt_on_cond_wait_begin(struct rt_thread *t, uintptr_t cond, uintptr_t mutex,
 
 void rt_on_cond_wait_end(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, uintptr_t pc)
 {
+    rt_on_event_wait_end(t);
     struct rt_lock *c = rt_locktab_find(cond);
     if (c && __atomic_load_n(&c->cond_waiters, __ATOMIC_ACQUIRE) > 0 &&
         __atomic_sub_fetch(&c->cond_waiters, 1, __ATOMIC_ACQ_REL) == 0)

@@ -4,6 +4,7 @@
  * address (pc) for cheap call-site identification. */
 #ifndef RTDD_ENGINE_H
 #define RTDD_ENGINE_H
+#include "condwait.h"
 #include "locktab.h"
 #include "lockgroup.h"
 #include "rt_common.h"
@@ -37,7 +38,8 @@ void rt_on_unmapped(struct rt_thread *t, uintptr_t start, size_t len, const char
  * libc, where no wrapper sees it. */
 /* owned_elsewhere: the mutex object itself says this thread owns it (taken
  * where the runtime did not see it, e.g. before it was set up). */
-void rt_on_cond_wait_begin(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, int owned_elsewhere, uintptr_t pc);
+void rt_on_cond_wait_begin(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, int owned_elsewhere, int timed,
+                           int shared, uintptr_t pc);
 /* cond-misuse: destroying a condition variable that threads wait on. */
 void rt_report_cond_destroy_busy(struct rt_thread *t, struct rt_lock *c, uintptr_t pc);
 void rt_on_cond_wait_end(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, uintptr_t pc);
@@ -260,6 +262,8 @@ RT_FAST int rt_lock_release_fast(struct rt_thread *t, uintptr_t addr)
         struct rt_held *h = &t->held[n - 1];
         /* Count 1 (read or write): the entry goes, nothing else changes. */
         if (__builtin_expect(h->addr == addr && (uint32_t)h->state == 1, 1)) {
+            if (__builtin_expect(__atomic_load_n(&rt_event_tracking, __ATOMIC_RELAXED), 0))
+                rt_event_note_release(t, h);
             /* A popped slot is left dead (id 0, never a lock's): the next
              * acquisition reserves it before filling it, and a signal
              * handler in between must not take the old entry for a held

@@ -117,7 +117,7 @@ struct rt_lock *rt_lock_lookup_slow(struct rt_thread *t, uintptr_t addr, enum rt
         l->statically_initialized = 1;
         l->init_stack = rt_site_stack(t, pc);
         l->init_tid = t->tid;
-        if (type != RT_LOCK_COND)
+        if (!rt_lock_type_is_event(type))
             l->class_key = pc;
         l->history_known = 1;
     }
@@ -154,11 +154,11 @@ void rt_on_lock_init(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type
     l->statically_initialized = 0;
     l->init_stack = rt_site_stack(t, pc);
     l->init_tid = t->tid;
-    l->class_key = type == RT_LOCK_COND ? 0 : pc;
+    l->class_key = rt_lock_type_is_event(type) ? 0 : pc;
     l->history_known = 1;
     /* The locks one site makes are one node of the order graph until a
      * thread nests two of them (lockgroup.h). */
-    if (type != RT_LOCK_COND && rt_opt.lock_classes == RT_CLASSES_AUTO && rt_opt.detect_deadlocks)
+    if (!rt_lock_type_is_event(type) && rt_opt.lock_classes == RT_CLASSES_AUTO && rt_opt.detect_deadlocks)
         l->group = rt_lockgroup_get(pc, type);
     /* A lock is often taken right after it is made. */
     unsigned slot = (unsigned)(addr >> 3) & (RT_LOCK_CACHE - 1);
@@ -354,6 +354,8 @@ void rt_on_lock_acquired_at(struct rt_thread *t, struct rt_lock *lock, unsigned 
  * describes the sequence of locks below it. */
 static void remove_held(struct rt_thread *t, unsigned i)
 {
+    if (__atomic_load_n(&rt_event_tracking, __ATOMIC_RELAXED) && t->held[i].count <= 1)
+        rt_event_note_release(t, &t->held[i]);
     t->nheld--;
     for (unsigned j = i; j < t->nheld; j++) {
         t->held[j] = t->held[j + 1];

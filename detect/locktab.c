@@ -72,6 +72,7 @@ const char *rt_lock_type_name(enum rt_lock_type t)
     case RT_LOCK_RWLOCK: return "pthread_rwlock_t";
     case RT_LOCK_SPIN: return "pthread_spinlock_t";
     case RT_LOCK_COND: return "pthread_cond_t";
+    case RT_LOCK_SEM: return "sem_t";
     }
     return "lock";
 }
@@ -82,6 +83,7 @@ uint32_t rt_lock_type_size(enum rt_lock_type t)
     case RT_LOCK_RWLOCK: return 56;
     case RT_LOCK_SPIN: return 4;
     case RT_LOCK_COND: return 48;
+    case RT_LOCK_SEM: return 32;
     default: return 40;
     }
 }

@@ -15,6 +15,7 @@ enum rt_lock_type {
     RT_LOCK_RWLOCK,
     RT_LOCK_SPIN,
     RT_LOCK_COND,        /* condition variables: tracked for misuse, never held */
+    RT_LOCK_SEM,         /* semaphores: waits and posts (condwait.c), never held */
 };
 
 /* 64 bytes: with a million locks each byte is a megabyte to fault in. */

@@ -80,3 +80,35 @@ void rt_thread_activity(int tid, char *out, size_t cap)
         rt_buf_printf(&b, ", sleeping in the kernel's %s", wchan);
 }
 
+/* A field of /proc/self/status ("Threads:", "SigCgt:"): its text, or NULL. */
+static const char *status_field(const char *field, char *buf, size_t cap)
+{
+    int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    ssize_t n = read(fd, buf, cap - 1);
+    close(fd);
+    if (n <= 0)
+        return NULL;
+    buf[n] = 0;
+    const char *p = strstr(buf, field);
+    return p ? p + strlen(field) : NULL;
+}
+
+int rt_process_threads(void)
+{
+    char buf[4096];
+    const char *p = status_field("\nThreads:", buf, sizeof buf);
+    return p ? (int)strtol(p, NULL, 10) : -1;
+}
+
+int rt_process_catches_signals(void)
+{
+    char buf[4096];
+    const char *p = status_field("\nSigCgt:", buf, sizeof buf);
+    if (!p)
+        return 1;
+    unsigned long long caught = strtoull(p, NULL, 16);
+    caught &= ~(3ull << 31); /* signals 32 and 33: glibc's cancellation and setxid */
+    return caught != 0;
+}

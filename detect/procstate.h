@@ -5,4 +5,10 @@
 #define RTDD_PROCSTATE_H
 #include <stddef.h>
 void rt_thread_activity(int tid, char *out, size_t cap);
+/* The process's thread count (/proc/self/status), -1 if unknown. */
+int rt_process_threads(void);
+/* Does the program catch a signal (SigCgt, glibc's own SIGCANCEL and
+ * SIGSETXID aside)? A handler may wake a wait: sem_post is async-signal-safe.
+ * 1 if unknown. */
+int rt_process_catches_signals(void);
 #endif

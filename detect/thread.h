@@ -13,6 +13,7 @@
 #define RT_HELD_INLINE 32
 #define RT_LOCK_CACHE 64
 #define RT_SITE_CACHE RTDD_RCU_REC_SITES
+#define RT_RECENT 8
 
 enum rt_hold_mode { RT_HOLD_WRITE = 0, RT_HOLD_READ = 1 };
 
@@ -74,6 +75,16 @@ struct rt_thread {
     uint64_t wd_hang_seq;       /* the wait episode a blocked-too-long report was made for (+1) */
     /* Set while blocked in pthread_join: the pthread_t of the thread joined. */
     _Atomic uintptr_t joining;
+    /* Set while blocked on a condition variable or semaphore (condwait.c),
+     * with its record's id and whether another process may wake it. */
+    struct rt_lock *_Atomic event_waiting;
+    uint64_t event_waiting_id;
+    uint8_t event_shared;
+    /* The locks released since the thread's last condition or semaphore
+     * wait, newest last (a ring of RT_RECENT): the locks a signaller took on
+     * its way to the signal. Kept once some wait held another lock. */
+    struct rt_recent { struct rt_lock *lock; uint64_t id; uintptr_t addr; rt_stack_id stack; } recent[RT_RECENT];
+    unsigned nrecent;
     uintptr_t handle; /* the thread's pthread_t, which pthread_join names it by */
     /* RCU section state and the call-site cache (pc -> stack of its first
      * call): librtdd_rcu's record, which its inline code reads and fills. */

@@ -105,6 +105,10 @@ static void take_snapshot(struct rt_thread *t, void *arg)
         s->wait_timed = 0;
     }
     s->joining = s->waiting_for ? 0 : __atomic_load_n(&t->joining, __ATOMIC_ACQUIRE);
+    if (!s->waiting_for && !s->joining && (s->event = __atomic_load_n(&t->event_waiting, __ATOMIC_ACQUIRE))) {
+        s->event_id = t->event_waiting_id;
+        s->event_shared = t->event_shared;
+    }
     s->waiting_id = s->waiting_for ? __atomic_load_n(&s->waiting_for->id, __ATOMIC_RELAXED) : 0;
     s->rcu_enter_clock = rt_rcu_enter_clock(t);
     s->rcu_wait_clock = t->rcu.wait_clock;
@@ -140,7 +144,38 @@ static uint64_t blocked_since(struct snap *s, uint64_t now)
 
 int wd_waits(const struct snap *s)
 {
+    return s->waiting_for || s->joining || s->event;
+}
+
+int wd_waits_for_lock(const struct snap *s)
+{
     return s->waiting_for || s->joining;
+}
+
+/* A waiter on a condition waits for the threads known to signal it: when
+ * every one of them is blocked (one is returned), nothing else is known to
+ * wake it; while one of them runs, or one has gone, or another process may
+ * signal, -1. */
+static int signaller_of(const struct snap *s)
+{
+    unsigned self = (unsigned)(s - wd_snaps);
+    int tids[4];
+    rt_stack_id sites[4];
+    unsigned n = s->event_shared ? 0 : rt_event_signallers(s->event, s->event_id, tids, sites, 4);
+    int pick = -1;
+    for (unsigned k = 0; k < n; k++) {
+        int j = -1;
+        for (unsigned i = 0; i < wd_nsnaps && j < 0; i++)
+            if (wd_snaps[i].tid == tids[k])
+                j = (int)i;
+        if (j < 0 || (unsigned)j == self)
+            continue; /* gone, or itself: neither signals now */
+        if (!wd_waits(&wd_snaps[j]) || wd_snaps[j].wait_timed)
+            return -1;
+        if (pick < 0)
+            pick = j;
+    }
+    return pick;
 }
 
 /* Holders by lock: an open-addressed table of wd_held_pool indices + 1. */
@@ -191,6 +226,8 @@ static int blocks(const struct snap_lock *h, const struct snap *s)
 int wd_holder_of(const struct snap *s)
 {
     unsigned self = (unsigned)(s - wd_snaps);
+    if (s->event)
+        return signaller_of(s);
     if (s->joining) {
         for (unsigned i = 0; i < wd_nsnaps; i++)
             if (i != self && wd_snaps[i].handle == s->joining)
@@ -228,8 +265,9 @@ static void reverse(unsigned *a, unsigned n)
  * whichever thread the walk met first. */
 static int starts_before(const struct snap *a, const struct snap *b)
 {
-    if (!a->joining != !b->joining)
-        return !a->joining;
+    int a_lock = a->waiting_for != NULL, b_lock = b->waiting_for != NULL;
+    if (a_lock != b_lock)
+        return a_lock;
     return a->tid < b->tid;
 }
 
@@ -251,7 +289,8 @@ static int scan_hangs(uint64_t now_ms, int walked)
         return 0;
     int any = 0, reports = 0;
     for (unsigned i = 0; i < wd_nsnaps && !any; i++)
-        any = wd_waits(&wd_snaps[i]) && now_ms - wd_snaps[i].since_ms >= limit && wd_snaps[i].t->wd_hang_seq != wd_snaps[i].seq + 1;
+        any = wd_waits_for_lock(&wd_snaps[i]) && now_ms - wd_snaps[i].since_ms >= limit &&
+              wd_snaps[i].t->wd_hang_seq != wd_snaps[i].seq + 1;
     if (!any)
         return 0;
     if (!walked) {
@@ -261,9 +300,37 @@ static int scan_hangs(uint64_t now_ms, int walked)
             wd_snaps[i].next = wd_waits(&wd_snaps[i]) ? -2 : -1;
     }
     for (unsigned i = 0; i < wd_nsnaps; i++)
-        if (wd_waits(&wd_snaps[i]) && now_ms - wd_snaps[i].since_ms >= limit && wd_snaps[i].t->wd_hang_seq != wd_snaps[i].seq + 1)
+        if (wd_waits_for_lock(&wd_snaps[i]) && now_ms - wd_snaps[i].since_ms >= limit &&
+            wd_snaps[i].t->wd_hang_seq != wd_snaps[i].seq + 1)
             reports += wd_report_hang(i, now_ms);
     return reports;
+}
+
+/* Every thread blocked long enough in an untimed wait, some on a condition
+ * (a cycle of lock waits is reported as such): none is left to signal, so
+ * none can ever go on — Go's "all goroutines are asleep". Only when the
+ * runtime sees every thread of the process (the watchdog aside), no wait
+ * can be ended by another process, and no signal handler could post a
+ * semaphore. Once per set of waits. */
+static int all_blocked(uint64_t now_ms, uint64_t timeout)
+{
+    static uint64_t reported_episode;
+    uint64_t episode = 0;
+    unsigned events = 0;
+    if (!wd_nsnaps || snapshot_short)
+        return 0;
+    for (unsigned i = 0; i < wd_nsnaps; i++) {
+        const struct snap *s = &wd_snaps[i];
+        if (!wd_waits(s) || s->wait_timed || s->event_shared || now_ms - s->since_ms < timeout)
+            return 0;
+        events += s->event != NULL;
+        episode += rt_hash64((uint64_t)(unsigned)s->tid << 32 ^ s->seq);
+    }
+    if (!events || episode == reported_episode || rt_process_threads() != (int)wd_nsnaps + 1 ||
+        rt_process_catches_signals())
+        return 0;
+    reported_episode = episode;
+    return 1;
 }
 
 int rt_watchdog_scan(uint64_t now_ms)
@@ -328,6 +395,8 @@ int rt_watchdog_scan(uint64_t now_ms)
             reports += wd_report_deadlock(cyc, len, now_ms);
         }
     }
+    if (!reports && all_blocked(now_ms, timeout))
+        return wd_report_all_blocked(now_ms);
     return reports + scan_hangs(now_ms, 1);
 }
 

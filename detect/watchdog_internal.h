@@ -3,6 +3,7 @@
 #ifndef RTDD_WATCHDOG_INTERNAL_H
 #define RTDD_WATCHDOG_INTERNAL_H
 #include "thread.h"
+#include <stddef.h>
 #include <stdint.h>
 
 /* What the watchdog knows of one thread, copied in one registry walk. Its
@@ -21,6 +22,9 @@ struct snap {
     int tid;
     struct rt_lock *waiting_for;
     uintptr_t joining; /* else, the pthread_t it waits for in pthread_join */
+    struct rt_lock *event; /* else, the condition variable or semaphore it waits on */
+    uint64_t event_id;
+    uint8_t event_shared;  /* another process may end that wait */
     uintptr_t handle;  /* its own pthread_t */
     uint64_t waiting_id, seq, since_ms;
     rt_stack_id wait_stack;
@@ -39,9 +43,16 @@ extern unsigned wd_held_used;
 
 /* The thread waits: for a lock, a thread's end, or a condition. */
 int wd_waits(const struct snap *s);
+/* ...for a lock or a thread's end: what a blocked-too-long report is made
+ * for (a wait on a condition is how idle threads look). */
+int wd_waits_for_lock(const struct snap *s);
+/* The name of what s waits for (a lock, a condition; "" for a join). */
+void wd_wait_name(const struct snap *s, char *out, size_t cap);
 /* The thread s waits for (its snapshot index), or -1. */
 int wd_holder_of(const struct snap *s);
 int wd_report_deadlock(const unsigned *cycle, unsigned n, uint64_t now);
 int wd_report_stall(unsigned waiter, uint64_t blocked_ms);
 int wd_report_hang(unsigned i, uint64_t now);
+/* Every thread blocked with none left to wake another. */
+int wd_report_all_blocked(uint64_t now);
 #endif

@@ -32,6 +32,17 @@ static const struct rt_lock *live_lock(const struct rt_lock *l, uint64_t id)
     return l && __atomic_load_n(&l->id, __ATOMIC_RELAXED) == id ? l : NULL;
 }
 
+void wd_wait_name(const struct snap *s, char *out, size_t cap)
+{
+    if (s->waiting_for)
+        rt_lock_name(live_lock(s->waiting_for, s->waiting_id), s->waiting_for->addr, out, cap);
+    else if (s->event)
+        rt_lock_name(live_lock(s->event, s->event_id), s->event->addr, out, cap);
+    else if (cap)
+        out[0] = 0;
+}
+
+
 /* Cycles a lock-order report already showed happening (rt_watchdog_note_now):
  * the watchdog's report of the same waits refers to it. */
 #define NOTED_EPISODES 8
@@ -122,7 +133,7 @@ int wd_report_deadlock(const unsigned *cycle, unsigned n, uint64_t now)
         rt_report_headline(r, "BUG: deadlock detected, %u threads blocked in a cycle", n);
     int again = n > 1 && noted_episode(cycle, n, earlier, sizeof earlier);
     uint64_t key = 0;
-    int joins = 0, timed = 0;
+    int joins = 0, timed = 0, events = 0;
     for (unsigned i = 0; i < n; i++) {
         const struct snap *s = &wd_snaps[cycle[i]], *h = &wd_snaps[cycle[(i + 1) % n]];
         char comm[32], hcomm[32], desc[512], name[160];
@@ -137,6 +148,18 @@ int wd_report_deadlock(const unsigned *cycle, unsigned n, uint64_t now)
             rt_buf_printf(&cyc, "%sthread %s", i ? " -> " : "cycle: ", hcomm);
             key += rt_hash64(0x6a6f696e); /* tids differ from run to run */
             joins++;
+            continue;
+        }
+        if (s->event) {
+            const char *what = s->event->type == RT_LOCK_SEM ? "semaphore" : "condition variable";
+            rt_lock_describe(live_lock(s->event, s->event_id), s->event->addr, desc, sizeof desc);
+            rt_report_stack(r, s->wait_stack,
+                            "%s/%d blocked %lu ms waiting on %s %s, which only %s/%d is known to %s, at:", comm,
+                            s->tid, ms, what, desc, hcomm, h->tid, s->event->type == RT_LOCK_SEM ? "post" : "signal");
+            wd_wait_name(s, name, sizeof name);
+            rt_buf_printf(&cyc, "%s%s", i ? " -> " : "cycle: ", name);
+            key += rt_hash64(s->event_id ^ 0xe7e);
+            events++;
             continue;
         }
         rt_lock_describe(live_lock(s->waiting_for, s->waiting_id), s->waiting_for->addr, desc, sizeof desc);
@@ -156,7 +179,7 @@ int wd_report_deadlock(const unsigned *cycle, unsigned n, uint64_t now)
     }
     unsigned last_lock = 0; /* the last wait for a lock, whose line ends the list */
     for (unsigned i = 0; i < n; i++)
-        if (!wd_snaps[cycle[i]].joining)
+        if (wd_snaps[cycle[i]].waiting_for)
             last_lock = i;
     for (unsigned i = 0; i < n && !again; i++) {
         const struct snap *s = &wd_snaps[cycle[i]], *h = &wd_snaps[cycle[(i + 1) % n]];
@@ -164,6 +187,24 @@ int wd_report_deadlock(const unsigned *cycle, unsigned n, uint64_t now)
         rt_thread_comm(h->tid, hcomm, sizeof hcomm);
         if (s->joining)
             continue;
+        if (s->event) {
+            rt_stack_id site = 0;
+            int tids[4];
+            rt_stack_id sites[4];
+            unsigned k = 0, ns = rt_event_signallers(s->event, s->event_id, tids, sites, 4);
+            while (k < ns && tids[k] != h->tid)
+                k++;
+            if (k < ns)
+                site = sites[k];
+            char where[256] = "an unknown place";
+            if (site)
+                rt_stack_site(site, where, sizeof where);
+            wd_wait_name(s, name, sizeof name);
+            rt_report_text(r, "%s was last %s by %s/%d at %s%s", name,
+                           s->event->type == RT_LOCK_SEM ? "posted" : "signalled", hcomm, h->tid, where,
+                           i < last_lock ? ";" : ".");
+            continue;
+        }
         rt_lock_name(live_lock(s->waiting_for, s->waiting_id), s->waiting_for->addr, name, sizeof name);
         rt_report_text(r, "%s was %s by %s/%d at %s%s", name, s->rcu_wait ? "entered" : "taken", hcomm, h->tid,
                        held_site(h, s->waiting_for, s->waiting_id, site, sizeof site), i < last_lock ? ";" : ".");
@@ -177,7 +218,7 @@ int wd_report_deadlock(const unsigned *cycle, unsigned n, uint64_t now)
             rt_thread_comm(h->tid, hcomm, sizeof hcomm);
             rt_buf_printf(&cyc, " -> thread %s", hcomm);
         } else {
-            rt_lock_name(live_lock(s->waiting_for, s->waiting_id), s->waiting_for->addr, name, sizeof name);
+            wd_wait_name(s, name, sizeof name);
             rt_buf_printf(&cyc, " -> %s", name);
         }
     }
@@ -188,6 +229,10 @@ int wd_report_deadlock(const unsigned *cycle, unsigned n, uint64_t now)
     else if (n == 1)
         rt_report_text(r, "The thread waits for itself and can never go on (%s reported it when the wait began).",
                        wd_snaps[cycle[0]].rcu_wait ? "rcu-sync-in-reader" : "recursive-locking");
+    else if (events)
+        rt_report_text(r, "None of these threads can go on: each waits for a lock that the next one holds, for the "
+                          "next one to end, or for a condition that only the next one signals (the cond-lock-order "
+                          "report, if shown, named the lock the signaller needs).");
     else
         rt_report_text(r, joins ? "None of these threads can go on: each waits for a lock that the next one holds, "
                                   "or for the next one to end."
@@ -305,6 +350,12 @@ int wd_report_hang(unsigned i, uint64_t now)
             rt_report_stack(r, e ? e->stack : 0, "%s is held by %s/%d, taken at:", name, hcomm, wd_snaps[h].tid);
         }
         if (wd_waits(&wd_snaps[h])) {
+            if (wd_snaps[h].event) {
+                wd_wait_name(&wd_snaps[h], name, sizeof name);
+                rt_report_stack(r, wd_snaps[h].wait_stack, "%s/%d is itself blocked %lu ms waiting on %s, at:", hcomm,
+                                wd_snaps[h].tid, (unsigned long)(now - wd_snaps[h].since_ms), name);
+                break;
+            }
             if (wd_snaps[h].joining) {
                 rt_report_text(r, "%s/%d is itself blocked %lu ms joining another thread.", hcomm, wd_snaps[h].tid,
                                (unsigned long)(now - wd_snaps[h].since_ms));
@@ -331,8 +382,7 @@ int wd_report_hang(unsigned i, uint64_t now)
             rt_report_held_locks(r, wd_snaps[k].t, kcomm);
         if (wd_waits(&wd_snaps[k]) && !wd_snaps[k].joining) {
             char name[160];
-            rt_lock_name(live_lock(wd_snaps[k].waiting_for, wd_snaps[k].waiting_id), wd_snaps[k].waiting_for->addr, name,
-                         sizeof name);
+            wd_wait_name(&wd_snaps[k], name, sizeof name);
             rt_report_text(r, " %s/%d waits for %s (%lu ms)", kcomm, wd_snaps[k].tid, name,
                            (unsigned long)(now - wd_snaps[k].since_ms));
         } else if (wd_snaps[k].joining) {
@@ -350,3 +400,55 @@ int wd_report_hang(unsigned i, uint64_t now)
 
 /* Threads blocked hang_timeout_ms in one wait, each reported once per
  * episode (the holders' index is made here if the deadlock walk did not). */
+
+int wd_report_all_blocked(uint64_t now)
+{
+    unsigned first = 0;
+    while (first < wd_nsnaps && !wd_snaps[first].event)
+        first++;
+    struct rt_report *r = rt_report_begin(RT_KIND_DEADLOCK, wd_snaps[first].tid);
+    if (!r)
+        return 0;
+    rt_report_headline(r, "BUG: deadlock detected, all %u threads blocked, none can wake another", wd_nsnaps);
+    uint64_t key = 0;
+    /* The waits on conditions first: the first stack is the report's. */
+    for (unsigned pass = 0; pass < 2; pass++)
+        for (unsigned k = 0; k < wd_nsnaps; k++) {
+            const struct snap *s = &wd_snaps[k];
+            if ((pass == 0) != (s->event != NULL))
+                continue;
+            char comm[32], desc[512];
+            unsigned long ms = (unsigned long)(now - s->since_ms);
+            rt_thread_comm(s->tid, comm, sizeof comm);
+            if (s->event) {
+                rt_lock_describe(live_lock(s->event, s->event_id), s->event->addr, desc, sizeof desc);
+                rt_report_stack(r, s->wait_stack, "%s/%d blocked %lu ms waiting on %s %s, at:", comm, s->tid, ms,
+                                s->event->type == RT_LOCK_SEM ? "semaphore" : "condition variable", desc);
+                key += rt_hash64(s->wait_stack);
+            } else if (s->joining) {
+                rt_report_stack(r, s->wait_stack, "%s/%d blocked %lu ms in pthread_join, at:", comm, s->tid, ms);
+            } else {
+                rt_lock_describe(live_lock(s->waiting_for, s->waiting_id), s->waiting_for->addr, desc, sizeof desc);
+                int h = s->next >= 0 ? s->next : wd_holder_of(s);
+                if (h >= 0) {
+                    char hcomm[32];
+                    rt_thread_comm(wd_snaps[h].tid, hcomm, sizeof hcomm);
+                    rt_report_stack(r, s->wait_stack, "%s/%d blocked %lu ms waiting for %s, held by %s/%d, at:",
+                                    comm, s->tid, ms, desc, hcomm, wd_snaps[h].tid);
+                } else {
+                    rt_report_stack(r, s->wait_stack, "%s/%d blocked %lu ms waiting for %s, at:", comm, s->tid, ms,
+                                    desc);
+                }
+            }
+            if (s->nheld)
+                rt_report_held_locks(r, s->t, comm);
+        }
+    rt_report_text(r, "Every thread of the process waits, without a timeout, for a lock, for another thread to end, "
+                      "or for a condition variable or semaphore to be signalled; a signal can only come from a thread "
+                      "that runs, and none does (none of these objects is process-shared, and the program catches no "
+                      "signal whose handler could post a semaphore).");
+    if (rt_opt.exit_on_deadlock)
+        rt_report_fatal(r);
+    rt_report_key(r, key ^ 0xa11b);
+    return rt_report_finish(r);
+}

@@ -125,6 +125,16 @@ RT_HIDDEN void rti_resolve(void)
         RESOLVE(mtx_destroy, "mtx_destroy");
         RESOLVE(cnd_wait, "cnd_wait");
         RESOLVE(cnd_timedwait, "cnd_timedwait");
+        RESOLVE_VERSIONED(cond_signal, "pthread_cond_signal", "GLIBC_2.3.2");
+        RESOLVE_VERSIONED(cond_broadcast, "pthread_cond_broadcast", "GLIBC_2.3.2");
+        RESOLVE(cnd_signal, "cnd_signal");
+        RESOLVE(cnd_broadcast, "cnd_broadcast");
+        RESOLVE(sem_init, "sem_init");
+        RESOLVE(sem_destroy, "sem_destroy");
+        RESOLVE(sem_wait, "sem_wait");
+        RESOLVE(sem_timedwait, "sem_timedwait");
+        RESOLVE(sem_clockwait, "sem_clockwait");
+        RESOLVE(sem_post, "sem_post");
         RESOLVE(munmap, "munmap");
         RESOLVE(dlclose, "dlclose");
         RESOLVE(close, "close");

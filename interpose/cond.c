@@ -17,13 +17,21 @@ static void wait_cancelled(void *arg)
     rti_guard--;
 }
 
-#define COND_BODY(cond, mutex, real_call)                                       \
+/* A process-shared condition variable (glibc keeps the flag in the low
+ * bit of __wrefs) may be signalled from another process. */
+static int cond_shared(const void *c)
+{
+    return (__atomic_load_n(&((const pthread_cond_t *)c)->__data.__wrefs, __ATOMIC_RELAXED) & 1) != 0;
+}
+
+#define COND_BODY(cond, mutex, timed, real_call)                                \
     uintptr_t pc = RTI_CALLER();                                                \
     struct rt_thread *t = rti_enter();                                          \
     if (unlikely(!t))                                                           \
         return rti_resolved() ? (real_call) : 0;                                \
     rt_on_cond_wait_begin(t, (uintptr_t)(cond), (uintptr_t)(mutex),             \
-                          rti_mutex_owner(mutex) == t->tid, pc);                \
+                          rti_mutex_owner(mutex) == t->tid, (timed),            \
+                          cond_shared(cond), pc);                               \
     rti_leave();                                                                \
     struct wait_ctx w = { t, (void *)(cond), (void *)(mutex), pc };             \
     int r;                                                                      \
@@ -37,18 +45,50 @@ static void wait_cancelled(void *arg)
 
 RTI_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 {
-    COND_BODY(c, m, rti_real.cond_wait(c, m));
+    COND_BODY(c, m, 0, rti_real.cond_wait(c, m));
 }
 
 RTI_EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *abstime)
 {
-    COND_BODY(c, m, rti_real.cond_timedwait(c, m, abstime));
+    COND_BODY(c, m, 1, rti_real.cond_timedwait(c, m, abstime));
 }
 
 RTI_EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clock,
                                       const struct timespec *abstime)
 {
-    COND_BODY(c, m, rti_real.cond_clockwait(c, m, clock, abstime));
+    COND_BODY(c, m, 1, rti_real.cond_clockwait(c, m, clock, abstime));
+}
+
+/* Signals and broadcasts: who wakes the condition's waiters, and with
+ * which locks (detect/condwait.c). */
+#define SIGNAL_BODY(obj, type, real_call)                                       \
+    uintptr_t pc = RTI_CALLER();                                                \
+    struct rt_thread *t = rti_enter();                                          \
+    if (unlikely(!t))                                                           \
+        return rti_resolved() ? (real_call) : 0;                                \
+    rt_on_event_signal(t, (uintptr_t)(obj), (type), pc);                        \
+    rti_leave();                                                                \
+    return (real_call)
+
+RTI_EXPORT int pthread_cond_signal(pthread_cond_t *c)
+{
+    SIGNAL_BODY(c, RT_LOCK_COND, rti_real.cond_signal(c));
+}
+
+RTI_EXPORT int pthread_cond_broadcast(pthread_cond_t *c)
+{
+    SIGNAL_BODY(c, RT_LOCK_COND, rti_real.cond_broadcast(c));
+}
+
+/* glibc's cnd_signal calls its pthread code directly, not the symbols above. */
+RTI_EXPORT int cnd_signal(cnd_t *c)
+{
+    SIGNAL_BODY(c, RT_LOCK_COND, rti_real.cnd_signal(c));
+}
+
+RTI_EXPORT int cnd_broadcast(cnd_t *c)
+{
+    SIGNAL_BODY(c, RT_LOCK_COND, rti_real.cnd_broadcast(c));
 }
 
 RTI_EXPORT int pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *attr)
@@ -68,12 +108,12 @@ RTI_EXPORT int pthread_cond_destroy(pthread_cond_t *c)
 
 RTI_EXPORT int cnd_wait(cnd_t *c, mtx_t *m)
 {
-    COND_BODY(c, m, rti_real.cnd_wait(c, m));
+    COND_BODY(c, m, 0, rti_real.cnd_wait(c, m));
 }
 
 RTI_EXPORT int cnd_timedwait(cnd_t *restrict c, mtx_t *restrict m, const struct timespec *restrict ts)
 {
-    COND_BODY(c, m, rti_real.cnd_timedwait(c, m, ts));
+    COND_BODY(c, m, 1, rti_real.cnd_timedwait(c, m, ts));
 }
 
 /* mtx_t is glibc's pthread_mutex_t underneath. */

@@ -70,6 +70,16 @@ struct rti_real {
     void (*mtx_destroy)(void *);
     int (*cnd_wait)(void *, void *);
     int (*cnd_timedwait)(void *, void *, const struct timespec *);
+    int (*cond_signal)(pthread_cond_t *);
+    int (*cond_broadcast)(pthread_cond_t *);
+    int (*cnd_signal)(void *);
+    int (*cnd_broadcast)(void *);
+    int (*sem_init)(void *, int, unsigned);
+    int (*sem_destroy)(void *);
+    int (*sem_wait)(void *);
+    int (*sem_timedwait)(void *, const struct timespec *);
+    int (*sem_clockwait)(void *, clockid_t, const struct timespec *);
+    int (*sem_post)(void *);
     int (*munmap)(void *, size_t);
     int (*dlclose)(void *);
     int (*close)(int);

@@ -15,6 +15,7 @@ RT_HIDDEN int rti_rcu_mutex_lock(pthread_mutex_t *m);
 RT_HIDDEN int rti_rcu_mutex_unlock(pthread_mutex_t *m);
 RT_HIDDEN int rti_rcu_cond_init(pthread_cond_t *c, const pthread_condattr_t *attr);
 RT_HIDDEN int rti_rcu_cond_wait(pthread_cond_t *c, pthread_mutex_t *m);
+RT_HIDDEN int rti_rcu_cond_broadcast(pthread_cond_t *c);
 RT_HIDDEN int rti_rcu_thread_create(pthread_t *tid, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
 RT_HIDDEN int rti_rcu_timedjoin(pthread_t tid, void **ret, const struct timespec *abstime);
 RT_HIDDEN long rti_rcu_syscall(long number, ...);
@@ -46,6 +47,11 @@ int rti_rcu_cond_init(pthread_cond_t *c, const pthread_condattr_t *attr)
 int rti_rcu_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 {
     return rti_real.cond_wait(c, m);
+}
+
+int rti_rcu_cond_broadcast(pthread_cond_t *c)
+{
+    return rti_real.cond_broadcast(c);
 }
 
 struct rcu_start {

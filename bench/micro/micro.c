@@ -15,6 +15,8 @@
  *                     (one op = one new lock and one new edge; no warm-up)
  *   create_destroy    the shape of ThreadSanitizer's deadlock stress Test14: 4 threads
  *                     each make and destroy 10 padded mutexes per step, never locked
+ *   cond_pingpong     2 threads hand a turn back and forth through one mutex and two
+ *                     condition variables (one op = a round trip: 2 signals, 2 waits)
  *   random_rwlocks    the shape of ThreadSanitizer's real_deadlock_detector_stress_test:
  *                     4 threads, 16K rwlocks made on first use and destroyed at random,
  *                     up to 10 held, always taken in increasing order (read, write,
@@ -440,6 +442,40 @@ static void fork_children(long n)
     pthread_join(t, NULL);
 }
 
+static pthread_mutex_t turn_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t turn_changed[2] = { PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER };
+static int turn;
+static long turn_rounds;
+
+static void take_turns(int me)
+{
+    pthread_mutex_lock(&turn_lock);
+    for (long i = 0; i < turn_rounds; i++) {
+        while (turn != me)
+            pthread_cond_wait(&turn_changed[me], &turn_lock);
+        turn = !me;
+        pthread_cond_signal(&turn_changed[!me]);
+    }
+    pthread_mutex_unlock(&turn_lock);
+}
+
+static void *second_player(void *arg)
+{
+    (void)arg;
+    take_turns(1);
+    return NULL;
+}
+
+static void cond_pingpong(long n)
+{
+    pthread_t t;
+    turn = 0;
+    turn_rounds = n;
+    pthread_create(&t, NULL, second_player, NULL);
+    take_turns(0);
+    pthread_join(t, NULL);
+}
+
 static const struct { const char *name; void (*run)(long); } workloads[] = {
     { "mutex_pair", mutex_pair },
     { "mutex_contended", mutex_contended },
@@ -453,6 +489,7 @@ static const struct { const char *name; void (*run)(long); } workloads[] = {
     { "malloc_free_64", malloc_free_64 },
     { "free_heavy_1000", free_heavy_1000 },
     { "fork_children", fork_children },
+    { "cond_pingpong", cond_pingpong },
 };
 
 int main(int argc, char **argv)

@@ -38,6 +38,7 @@ graph_30k|graph|30000|1|0
 graph_100k|graph|100000|1|0
 million_mutexes|million|1000000|1|0
 fork_200|fork_children|200|1|0
+cond_pingpong|cond_pingpong|200000|10|1000
 rcu_read1|rcu|0|0|0
 rcu_plain|rcuplain|5000000|0|0"
 
@@ -50,7 +51,7 @@ rcu_plain|rcuplain|5000000|0|0"
 ncpu=$(nproc)
 pin_cmd() { # pin_cmd WORKLOAD CPU: the prefix that pins WORKLOAD's run
     case $1 in
-    mutex_contended | nested3 | many_locks | lock_churn | create_destroy | random_rwlocks | fork_children | rcu | rcuplain) ;;
+    mutex_contended | nested3 | many_locks | lock_churn | create_destroy | random_rwlocks | fork_children | cond_pingpong | rcu | rcuplain) ;;
     *) [ "$ncpu" -gt 1 ] && printf 'taskset -c %s\n' "$2" ;;
     esac
 }

@@ -21,6 +21,7 @@ static const struct {
     {"WARNING: thread */* blocked for more than * seconds", RT_KIND_BLOCKED_TOO_LONG},
     {"BUG: deadlock detected, 1 thread blocked in a cycle", RT_KIND_DEADLOCK},
     {"BUG: deadlock detected, 1 thread blocked on a lock whose holder does not exist", RT_KIND_DEADLOCK},
+    {"BUG: deadlock detected, all * threads blocked, none can wake another", RT_KIND_DEADLOCK},
     {"[ BUG: circular locking deadlock detected! ]", RT_KIND_DEADLOCK},
     {"BUG: circular locking deadlock detected!", RT_KIND_DEADLOCK},
     {"INFO: rcu_* detected stall*", RT_KIND_RCU_STALL},

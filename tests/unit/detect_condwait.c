@@ -1,0 +1,164 @@
+/* Condition variables and semaphores in the dependency graph
+ * (detect/condwait.c), driven with plain calls: a wait that holds a lock
+ * the condition's signaller takes is reported whichever side comes first;
+ * the same thread on both sides, and waits holding nothing else, are not;
+ * the watchdog follows a blocked waiter to the thread that signals it, and
+ * says when every thread is blocked. Other threads get ids no real thread
+ * has (their names read "?"). */
+#include "detect_suites.h"
+#include "engine.h"
+#include "report.h"
+#include "watchdog.h"
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define PC(n) ((uintptr_t)0x700000 + (n))
+#define FAKE_TID(n) (0x7ffe0000 + (n))
+static char L[64], M[64], C[64], S[32];
+static struct rt_thread *t0, *t1;
+
+static void setup(void)
+{
+    test_log_setup("deadlock_timeout_ms=100");
+    t0 = rt_thread_new((int)syscall(SYS_gettid));
+    t1 = rt_thread_new(FAKE_TID(1));
+}
+
+static void take(struct rt_thread *t, void *obj)
+{
+    struct rt_lock *l = rt_lock_lookup(t, (uintptr_t)obj, RT_LOCK_MUTEX, PC((uintptr_t)obj & 0xff));
+    uint64_t chain = rt_on_lock_pre(t, l, 0, PC(1));
+    rt_on_lock_acquired(t, l, 0, chain, PC((uintptr_t)obj & 0xff));
+}
+static void drop(struct rt_thread *t, void *obj) { rt_on_lock_release(t, (uintptr_t)obj, PC(2)); }
+static void wait_begin(struct rt_thread *t) { rt_on_cond_wait_begin(t, (uintptr_t)C, (uintptr_t)M, 0, 0, 0, PC(3)); }
+static void wait_end(struct rt_thread *t) { rt_on_cond_wait_end(t, (uintptr_t)C, (uintptr_t)M, PC(3)); }
+static void signal_c(struct rt_thread *t) { rt_on_event_signal(t, (uintptr_t)C, RT_LOCK_COND, PC(4)); }
+static unsigned long reports(void) { return rt_report_count(RT_KIND_COND_LOCK_ORDER); }
+
+/* The waiter holds L; later the signaller takes and drops L, then signals. */
+START_TEST(wait_first_then_signaller_takes_the_lock)
+{
+    take(t0, L);
+    take(t0, M);
+    wait_begin(t0);
+    ck_assert_int_eq(rt_event_tracking, 1);
+    ck_assert_uint_eq(reports(), 0);
+    wait_end(t0);
+    drop(t0, M);
+    drop(t0, L);
+    take(t1, L);
+    drop(t1, L); /* on its way to the signal */
+    take(t1, M);
+    signal_c(t1);
+    drop(t1, M);
+    ck_assert_uint_eq(reports(), 1);
+    ck_assert_ptr_nonnull(strstr(test_log_read(), "took "));
+    /* Once per condition and lock. */
+    take(t1, L);
+    take(t1, M);
+    signal_c(t1);
+    drop(t1, M);
+    drop(t1, L);
+    ck_assert_uint_eq(reports(), 1);
+}
+END_TEST
+
+/* The signaller holds L at the signal; a later waiter holds L. */
+START_TEST(signal_first_then_wait_holding_the_lock)
+{
+    take(t1, L);
+    take(t1, M);
+    signal_c(t1);
+    drop(t1, M);
+    drop(t1, L);
+    ck_assert_uint_eq(reports(), 0);
+    take(t0, L);
+    take(t0, M);
+    wait_begin(t0);
+    ck_assert_uint_eq(reports(), 1);
+    wait_end(t0);
+    drop(t0, M);
+    drop(t0, L);
+}
+END_TEST
+
+/* One thread on both sides is no cycle; the wait's own mutex is released by
+ * the wait; a waiter holding nothing else costs no tracking. */
+START_TEST(same_thread_and_own_mutex_are_silent)
+{
+    take(t1, M);
+    signal_c(t1);
+    drop(t1, M);
+    take(t0, M);
+    wait_begin(t0);
+    ck_assert_int_eq(rt_event_tracking, 0);
+    wait_end(t0);
+    drop(t0, M);
+    take(t0, L);
+    take(t0, M);
+    signal_c(t0);
+    wait_begin(t0);
+    wait_end(t0);
+    drop(t0, M);
+    drop(t0, L);
+    ck_assert_uint_eq(reports(), 0);
+}
+END_TEST
+
+/* A signaller's way to the signal starts at its last wait. */
+START_TEST(way_to_the_signal_starts_at_the_last_wait)
+{
+    take(t0, L);
+    take(t0, M);
+    wait_begin(t0);
+    wait_end(t0);
+    drop(t0, M);
+    drop(t0, L);
+    take(t1, L);
+    drop(t1, L);
+    rt_on_event_wait_begin(t1, rt_lock_lookup(t1, (uintptr_t)S, RT_LOCK_SEM, PC(5)), 0, 0, 0, PC(5));
+    rt_on_event_wait_end(t1);
+    take(t1, M);
+    signal_c(t1);
+    drop(t1, M);
+    ck_assert_uint_eq(reports(), 0);
+}
+END_TEST
+
+/* The watchdog: t0 waits on C holding L, t1 (C's known signaller) waits for
+ * L: a cycle through the condition. */
+START_TEST(watchdog_follows_a_waiter_to_its_signaller)
+{
+    take(t1, M);
+    signal_c(t1);
+    drop(t1, M);
+    take(t0, L);
+    take(t0, M);
+    wait_begin(t0);
+    drop(t0, M); /* the wait released it (rt_on_cond_wait_begin did) */
+    struct rt_lock *l = rt_lock_lookup(t1, (uintptr_t)L, RT_LOCK_MUTEX, PC(6));
+    rt_on_lock_wait(t1, l, 0, PC(6));
+    rt_watchdog_scan(1000);
+    rt_watchdog_scan(2000);
+    ck_assert_uint_eq(rt_report_count(RT_KIND_DEADLOCK), 1);
+    ck_assert_ptr_nonnull(strstr(test_log_read(), "is known to signal"));
+    __atomic_store_n(&t1->waiting_for, NULL, __ATOMIC_RELEASE);
+    wait_end(t0);
+}
+END_TEST
+
+Suite *condwait_suite(void)
+{
+    Suite *s = suite_create("condwait");
+    TCase *tc = tcase_create("condwait");
+    tcase_add_checked_fixture(tc, setup, NULL);
+    tcase_add_test(tc, wait_first_then_signaller_takes_the_lock);
+    tcase_add_test(tc, signal_first_then_wait_holding_the_lock);
+    tcase_add_test(tc, same_thread_and_own_mutex_are_silent);
+    tcase_add_test(tc, way_to_the_signal_starts_at_the_last_wait);
+    tcase_add_test(tc, watchdog_follows_a_waiter_to_its_signaller);
+    suite_add_tcase(s, tc);
+    return s;
+}
