@@ -5,12 +5,21 @@
 #include "procstate.h"
 #include "report.h"
 #include "rt_fmt.h"
+#include <dirent.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
-struct dump { struct rt_report *r; uint64_t now; unsigned threads; };
+#define KNOWN_TIDS 4096
+struct dump {
+    struct rt_report *r;
+    uint64_t now;
+    unsigned threads, nknown;
+    int known[KNOWN_TIDS]; /* the registry's threads, to find the others in /proc */
+};
 
 static void dump_thread(struct rt_thread *t, void *arg)
 {
@@ -19,6 +28,9 @@ static void dump_thread(struct rt_thread *t, void *arg)
     char comm[32], desc[512], act[256];
     rt_thread_comm(t->tid, comm, sizeof comm);
     d->threads++;
+    if (d->nknown < KNOWN_TIDS)
+        d->known[d->nknown++] = t->tid;
+    struct rt_lock *ev = __atomic_load_n(&t->event_waiting, __ATOMIC_ACQUIRE);
     struct rt_lock *w = __atomic_load_n(&t->waiting_for, __ATOMIC_ACQUIRE);
     uint64_t seq = __atomic_load_n(&t->wait_seq, __ATOMIC_RELAXED);
     if (w) {
@@ -30,11 +42,40 @@ static void dump_thread(struct rt_thread *t, void *arg)
             rt_report_stack(r, t->wait_stack, "%s/%d waits for %s, at:", comm, t->tid, desc);
     } else if (__atomic_load_n(&t->joining, __ATOMIC_ACQUIRE)) {
         rt_report_text(r, "%s/%d waits in pthread_join.", comm, t->tid);
+    } else if (ev) {
+        rt_lock_describe(ev, __atomic_load_n(&ev->addr, __ATOMIC_RELAXED), desc, sizeof desc);
+        rt_report_stack(r, t->wait_stack, "%s/%d waits on %s %s, at:", comm, t->tid,
+                        ev->type == RT_LOCK_SEM ? "semaphore" : "condition variable", desc);
     } else {
         rt_thread_activity(t->tid, act, sizeof act);
         rt_report_text(r, "%s/%d waits for no lock: %s.", comm, t->tid, act);
     }
     rt_report_held_locks(r, t, comm);
+}
+
+/* Threads of the process the runtime has no record of (no lock call yet,
+ * or made before it was set up), by their state in /proc; the watchdog
+ * (the caller) aside. */
+static void dump_unknown_threads(struct dump *d)
+{
+    DIR *dir = opendir("/proc/self/task");
+    if (!dir)
+        return;
+    int self = (int)syscall(SYS_gettid);
+    for (struct dirent *e; (e = readdir(dir)) != NULL;) {
+        int tid = atoi(e->d_name);
+        unsigned k = 0;
+        while (k < d->nknown && d->known[k] != tid)
+            k++;
+        if (tid <= 0 || tid == self || k < d->nknown)
+            continue;
+        char comm[32], act[256];
+        rt_thread_comm(tid, comm, sizeof comm);
+        rt_thread_activity(tid, act, sizeof act);
+        rt_report_text(d->r, "%s/%d made no lock call rtdd saw: %s.", comm, tid, act);
+        d->threads++;
+    }
+    closedir(dir);
 }
 
 /* The request must be a plain file of our own user, not a link. */
@@ -60,8 +101,12 @@ int rt_lockdump_poll(uint64_t now_ms)
     if (!r)
         return 0;
     rt_report_headline(r, "INFO: lock dump of process %d (rtdd dump)", pid);
-    struct dump d = { r, now_ms, 0 };
+    static struct dump d; /* the watchdog's alone: 16 KB off its stack */
+    d.r = r;
+    d.now = now_ms;
+    d.threads = d.nknown = 0;
     rt_thread_for_each(dump_thread, &d);
+    dump_unknown_threads(&d);
     rt_report_text(r, "%u threads. Stacks are where each wait began and where each lock was taken; a thread that "
                       "waits for no lock is shown by its state in /proc.",
                    d.threads);

@@ -126,12 +126,49 @@ if [ -x "$hang" ]; then
     st=$?
     wait $hung
     [ $st = 0 ] || { echo "dump: exit $st"; cat "$work/out"; fail=1; }
-    grep -q 'lock dump of 3 threads written to .*dump.log' "$work/out" || { echo "dump: no answer"; cat "$work/out"; fail=1; }
+    # Its main thread made no lock call: listed from /proc with the two that did.
+    grep -q 'lock dump of 4 threads written to .*dump.log' "$work/out" || { echo "dump: no answer"; cat "$work/out"; fail=1; }
     grep -q '^INFO: lock dump of process' "$work/dump.log" && grep -q 'waits for no lock: it is in read(2) on fd' "$work/dump.log" \
         && grep -q '1 lock held by' "$work/dump.log" \
         || { echo "dump: the log lacks the dump"; grep -v '^ \[<' "$work/dump.log" | head -20; fail=1; }
 else
     echo "dump: $hang is not built"; fail=1
+fi
+# A thread waiting on a condition variable, and threads that never made a
+# lock call (the main thread sleeps; so does another): all in the dump.
+cat >"$work/dumpee.c" <<'EOF2'
+#include <pthread.h>
+#include <unistd.h>
+static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t ready = PTHREAD_COND_INITIALIZER;
+static void *waiter(void *a) { (void)a; pthread_mutex_lock(&m); pthread_cond_wait(&ready, &m); pthread_mutex_unlock(&m); return 0; }
+static void *sleeper(void *a) { (void)a; sleep(4); return 0; }
+int main(void)
+{
+    pthread_t w, s;
+    pthread_create(&w, 0, waiter, 0);
+    pthread_create(&s, 0, sleeper, 0);
+    sleep(3);
+    pthread_mutex_lock(&m);
+    pthread_cond_signal(&ready);
+    pthread_mutex_unlock(&m);
+    pthread_join(w, 0);
+    pthread_join(s, 0);
+    return 0;
+}
+EOF2
+if cc -g -pthread -o "$work/dumpee" "$work/dumpee.c" 2>"$work/cc.err"; then
+    RTDD_OPTIONS=log_path="$work/dump2.log" "$rtdd" run -- "$work/dumpee" >/dev/null 2>&1 &
+    pid=$!
+    sleep 0.5
+    "$rtdd" dump $pid >"$work/out" 2>&1
+    wait $pid
+    grep -q 'lock dump of 3 threads' "$work/out" || { echo "dump: not 3 threads"; cat "$work/out"; fail=1; }
+    grep -q 'waits on condition variable .*ready' "$work/dump2.log" \
+        && [ "$(grep -c 'made no lock call rtdd saw: it is ' "$work/dump2.log")" = 2 ] \
+        || { echo "dump: the condition wait or the threads without lock calls are missing"; grep -v '^ \[<' "$work/dump2.log" | head -20; fail=1; }
+else
+    echo "cannot build dumpee"; cat "$work/cc.err"; fail=1
 fi
 
 # A static program cannot be preloaded: refused, not run unchecked.
