@@ -196,7 +196,7 @@ RT_FAST int rt_lock_acquired_fast(struct rt_thread *t, struct rt_lock *lock, uns
     unsigned slot = (unsigned)(pc >> 2) & (RT_SITE_CACHE - 1);
     /* Without rseq areas the CPU costs a call: the slow path makes it. */
     if (__builtin_expect(n >= t->held_cap || t->untracked || t->waiting_for || t->rcu.sites[slot].pc != pc ||
-                             lock->type == RT_LOCK_MUTEX_RECURSIVE || !rt_cpu_rseq,
+                             rt_lock_type_recursive(lock->type) || !rt_cpu_rseq,
                          0))
         return 0;
     __atomic_store_n(&t->nheld, n + 1, __ATOMIC_RELAXED); /* taken before filled, as above */

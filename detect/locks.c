@@ -191,8 +191,10 @@ static const struct rt_held *self_deadlock(const struct rt_thread *t, const stru
         switch (lock->type) {
         case RT_LOCK_MUTEX:
         case RT_LOCK_SPIN:
+        case RT_LOCK_USER:
             return h;
         case RT_LOCK_RWLOCK:
+        case RT_LOCK_USER_RW:
             /* Read after read re-enters a reader-preferring rwlock. */
             if ((flags & RT_ACQ_READ) && h->mode == RT_HOLD_READ && !lock->writer_preferring)
                 return NULL;
@@ -334,7 +336,7 @@ void rt_on_lock_acquired_slow(struct rt_thread *t, struct rt_lock *lock, unsigne
     if (__builtin_expect(__atomic_load_n(&lock->held_by_exited, __ATOMIC_RELAXED), 0))
         __atomic_store_n(&lock->held_by_exited, 0, __ATOMIC_RELAXED); /* a robust mutex, recovered */
     uint64_t id = __atomic_load_n(&lock->id, __ATOMIC_RELAXED);
-    if (lock->type == RT_LOCK_MUTEX_RECURSIVE) {
+    if (rt_lock_type_recursive(lock->type)) {
         for (unsigned i = t->nheld; i-- > 0;)
             if (t->held[i].lock == lock && t->held[i].id == id) {
                 t->held[i].count++;
@@ -434,7 +436,7 @@ static struct holder_search search_holders(const struct rt_lock *l, uint8_t mode
 int rt_lock_readers(const struct rt_lock *l, int *tid, rt_stack_id *stack)
 {
     struct holder_search s = { 0 };
-    if (l->type == RT_LOCK_RWLOCK)
+    if (rt_lock_type_rw(l->type))
         s = search_holders(l, RT_HOLD_READ);
     if (tid)
         *tid = s.tid;

@@ -73,6 +73,9 @@ const char *rt_lock_type_name(enum rt_lock_type t)
     case RT_LOCK_SPIN: return "pthread_spinlock_t";
     case RT_LOCK_COND: return "pthread_cond_t";
     case RT_LOCK_SEM: return "sem_t";
+    case RT_LOCK_USER: return "annotated lock";
+    case RT_LOCK_USER_RECURSIVE: return "annotated recursive lock";
+    case RT_LOCK_USER_RW: return "annotated reader-writer lock";
     }
     return "lock";
 }
@@ -84,6 +87,9 @@ uint32_t rt_lock_type_size(enum rt_lock_type t)
     case RT_LOCK_SPIN: return 4;
     case RT_LOCK_COND: return 48;
     case RT_LOCK_SEM: return 32;
+    case RT_LOCK_USER:
+    case RT_LOCK_USER_RECURSIVE:
+    case RT_LOCK_USER_RW: return 1; /* size unknown: a free that covers its first byte */
     default: return 40;
     }
 }

@@ -16,7 +16,21 @@ enum rt_lock_type {
     RT_LOCK_SPIN,
     RT_LOCK_COND,        /* condition variables: tracked for misuse, never held */
     RT_LOCK_SEM,         /* semaphores: waits and posts (condwait.c), never held */
+    /* Locks of other libraries, described with include/rtdd/annotate.h. */
+    RT_LOCK_USER,           /* not recursive */
+    RT_LOCK_USER_RECURSIVE,
+    RT_LOCK_USER_RW,        /* reader-writer, readers may recurse */
 };
+
+static inline int rt_lock_type_rw(unsigned type)
+{
+    return type == RT_LOCK_RWLOCK || type == RT_LOCK_USER_RW;
+}
+
+static inline int rt_lock_type_recursive(unsigned type)
+{
+    return type == RT_LOCK_MUTEX_RECURSIVE || type == RT_LOCK_USER_RECURSIVE;
+}
 
 /* 64 bytes: with a million locks each byte is a megabyte to fault in. */
 struct lo_node;

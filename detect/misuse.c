@@ -96,7 +96,7 @@ void rt_report_reset_while_held(struct rt_thread *t, struct rt_lock *l, const st
 
 static const char *acquire_verb(const struct rt_lock *l, unsigned flags)
 {
-    if (l->type == RT_LOCK_RWLOCK)
+    if (rt_lock_type_rw(l->type))
         return (flags & RT_ACQ_READ) ? "read-lock" : "write-lock";
     return "lock";
 }
@@ -123,7 +123,7 @@ void rt_report_recursive_locking(struct rt_thread *t, struct rt_lock *l, const s
     rt_report_text(r, "  %s(%s);", (flags & RT_ACQ_READ) ? "read_lock" : "lock", name);
     rt_report_text(r, " *** DEADLOCK ***");
     rt_report_text(r, "The thread would wait for itself forever%s.",
-                   l->type == RT_LOCK_RWLOCK && (flags & RT_ACQ_READ)
+                   rt_lock_type_rw(l->type) && (flags & RT_ACQ_READ)
                        ? " (this rwlock prefers writers: a waiting writer blocks the second read)"
                        : "");
     rt_report_held_locks(r, t, comm);
@@ -216,7 +216,7 @@ int rt_check_unheld_release(struct rt_thread *t, uintptr_t addr, uintptr_t pc, i
      * the lock between threads, as xfs_repair's buffer cache does). A
      * same-class lock this thread holds from another CPU is then only a
      * hint, not proof of per-CPU confusion. */
-    int foreign = owner != 0 && owner != t->tid && l->type != RT_LOCK_RWLOCK;
+    int foreign = owner != 0 && owner != t->tid && !rt_lock_type_rw(l->type);
     struct rt_report *r;
     if (mine && !foreign) {
         r = rt_report_begin(RT_KIND_CROSS_CPU_UNLOCK, t->tid);

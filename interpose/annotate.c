@@ -27,3 +27,108 @@ RTI_EXPORT void rtdd_annotate_lock_no_order(void *lock)
         rti_leave();
     }
 }
+
+/* Locks of other libraries (annotate.h's RTDD_LOCK_CREATE ... RELEASE): the
+ * same engine events as the pthread wrappers make, at the points the
+ * library's own lock code calls them. Flags as in annotate.h. */
+enum { ANN_RECURSIVE = 1, ANN_RW = 2, ANN_READ = 4, ANN_TRY = 8, ANN_TIMED = 16 };
+
+static enum rt_lock_type annotated_type(unsigned flags)
+{
+    return (flags & ANN_RW) ? RT_LOCK_USER_RW : (flags & ANN_RECURSIVE) ? RT_LOCK_USER_RECURSIVE : RT_LOCK_USER;
+}
+
+static unsigned acquire_flags(unsigned flags)
+{
+    return ((flags & ANN_READ) ? RT_ACQ_READ : 0) | ((flags & ANN_TRY) ? RT_ACQ_TRY : 0) |
+           ((flags & ANN_TIMED) ? RT_ACQ_TIMED : 0);
+}
+
+RTI_EXPORT void rtdd_annotate_lock_create(void *lock, unsigned flags)
+{
+    struct rt_thread *t = rti_enter();
+    if (t) {
+        rt_on_lock_init(t, (uintptr_t)lock, annotated_type(flags), RTI_CALLER());
+        rti_leave();
+    }
+}
+
+RTI_EXPORT void rtdd_annotate_lock_destroy(void *lock)
+{
+    struct rt_thread *t = rti_enter();
+    if (t) {
+        rt_on_lock_destroy(t, (uintptr_t)lock, RTI_CALLER());
+        rti_leave();
+    }
+}
+
+/* Before the attempt: the checks that must come before the thread can
+ * block, and (unless a trylock) the wait the watchdog follows. A lock never
+ * announced with RTDD_LOCK_CREATE is made here, not recursive. */
+RTI_EXPORT void rtdd_annotate_lock_pre(void *lock, unsigned flags)
+{
+    uintptr_t pc = RTI_CALLER();
+    struct rt_thread *t = rti_enter();
+    if (!t)
+        return;
+    struct rt_lock *l = rt_lock_lookup(t, (uintptr_t)lock, annotated_type(flags), pc);
+    if (l) {
+        rt_on_lock_pre(t, l, acquire_flags(flags), pc);
+        if (!(flags & ANN_TRY))
+            rt_on_lock_wait(t, l, acquire_flags(flags), pc);
+    }
+    rti_leave();
+}
+
+RTI_EXPORT void rtdd_annotate_lock_post(void *lock, unsigned flags, int acquired)
+{
+    uintptr_t pc = RTI_CALLER();
+    struct rt_thread *t = rti_enter();
+    if (!t)
+        return;
+    struct rt_lock *l = rt_lock_lookup(t, (uintptr_t)lock, annotated_type(flags), pc);
+    if (l && acquired)
+        rt_on_lock_acquired(t, l, acquire_flags(flags), 0, pc);
+    else
+        rt_on_lock_failed(t);
+    rti_leave();
+}
+
+RTI_EXPORT void rtdd_annotate_lock_release(void *lock, unsigned flags)
+{
+    (void)flags;
+    struct rt_thread *t = rti_enter();
+    if (t) {
+        rt_on_lock_release(t, (uintptr_t)lock, RTI_CALLER());
+        rti_leave();
+    }
+}
+
+/* A condition wait of the library's own: it releases lock and takes it
+ * again around the wait, as pthread_cond_wait does. */
+RTI_EXPORT void rtdd_annotate_cond_wait_begin(void *cond, void *lock, unsigned flags)
+{
+    struct rt_thread *t = rti_enter();
+    if (t) {
+        rt_on_cond_wait_begin(t, (uintptr_t)cond, (uintptr_t)lock, 0, (flags & ANN_TIMED) != 0, 0, RTI_CALLER());
+        rti_leave();
+    }
+}
+
+RTI_EXPORT void rtdd_annotate_cond_wait_end(void *cond, void *lock)
+{
+    struct rt_thread *t = rti_enter();
+    if (t) {
+        rt_on_cond_wait_end(t, (uintptr_t)cond, (uintptr_t)lock, RTI_CALLER());
+        rti_leave();
+    }
+}
+
+RTI_EXPORT void rtdd_annotate_cond_signal(void *cond)
+{
+    struct rt_thread *t = rti_enter();
+    if (t) {
+        rt_on_event_signal(t, (uintptr_t)cond, RT_LOCK_COND, RTI_CALLER());
+        rti_leave();
+    }
+}
