@@ -28,7 +28,7 @@ RECORD     := tests/record.sh $(RESULTS)
 # pc:PKG-CONFIG-MODULE:PACKAGE, py:PYTHON3-MODULE:PACKAGE). Every tool a test
 # calls is here: what a developer's machine happens to have, a fresh one lacks.
 DEPS := cmd:pkg-config:pkg-config pc:libunwind:libunwind-dev pc:libdw:libdw-dev pc:check:check \
-        pc:liburcu:liburcu-dev pc:json-c:libjson-c-dev pc:zlib:zlib1g-dev \
+        pc:liburcu:liburcu-dev pc:json-c:libjson-c-dev pc:zlib:zlib1g-dev pc:glib-2.0:libglib2.0-dev \
         cmd:g++:g++ cmd:valgrind:valgrind cmd:clang:clang cmd:spin:spin cmd:dot:graphviz \
         cmd:gnuplot:gnuplot-nox cmd:man:man-db py:jsonschema:python3-jsonschema
 
@@ -62,7 +62,9 @@ $(CONFIG_MK): $(if $(RTDD_DEPS_DONE),,FORCE) Makefile deps.sh
 	 { echo "# Written by the Makefile after the deps step; flags of the installed packages."; \
 	   echo "RT_LIBS := $$(pkg-config --libs libunwind libdw) -ldl -lpthread"; \
 	   echo "CHECK_CFLAGS := $$(pkg-config --cflags check)"; \
-	   echo "CHECK_LIBS := $$(pkg-config --libs check)"; } >$@.tmp; \
+	   echo "CHECK_LIBS := $$(pkg-config --libs check)"; \
+	   echo "GLIB_CFLAGS := $$(pkg-config --cflags glib-2.0)"; \
+	   echo "GLIB_LIBS := $$(pkg-config --libs glib-2.0)"; } >$@.tmp; \
 	 if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 export RTDD_DEPS_DONE := 1
 FORCE:

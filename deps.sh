@@ -8,6 +8,7 @@
 #   pc:MODULE:PACKAGE     a pkg-config module
 #   py:MODULE:PACKAGE     a module of Debian's /usr/bin/python3 (a python3
 #                         earlier in PATH says nothing about that one's)
+#   file:PATH:PACKAGE     a file (a plugin no command or module names)
 what=$1; shift
 PATH=$PATH:/usr/sbin:/sbin
 have_pkgconfig=0; command -v pkg-config >/dev/null 2>&1 && have_pkgconfig=1
@@ -20,7 +21,8 @@ for spec in "$@"; do
     pc)  if [ $have_pkgconfig = 1 ]; then pkg-config --exists "$name" 2>/dev/null || add "$pkg"
          else add pkg-config; add "$pkg"; fi ;;
     py)  /usr/bin/python3 -c "import $name" >/dev/null 2>&1 || add "$pkg" ;;
-    *)   echo "deps.sh: bad spec '$spec' (cmd:, pc: or py:)" >&2; exit 2 ;;
+    file) [ -e "$name" ] || add "$pkg" ;;
+    *)   echo "deps.sh: bad spec '$spec' (cmd:, pc:, py: or file:)" >&2; exit 2 ;;
     esac
 done
 [ -z "$missing" ] && exit 0

@@ -8,6 +8,7 @@
 BENCH_DIR  := $(BUILD)/bench
 MICRO_BIN  := $(BENCH_DIR)/micro
 MICRO_TSAN := $(BENCH_DIR)/micro-tsan
+GMUTEX_BIN := $(BENCH_DIR)/gmutex
 MEASURE    := $(BENCH_DIR)/measure
 REAL_GEN   := $(BENCH_DIR)/gen
 BENCH_CC   := $(CC) -O2 -g -Wall -Wextra -Werror
@@ -20,6 +21,11 @@ $(MICRO_BIN): bench/micro/micro.c
 $(MICRO_TSAN): bench/micro/micro.c
 	@mkdir -p $(dir $@)
 	@echo "  CLANG $@"; clang -O2 -g -Wall -Wextra -Werror -fsanitize=thread -pthread -o $@ $<
+
+# GLib's GMutex (libglib2.0-dev: the tests' deps step installs it).
+$(GMUTEX_BIN): bench/micro/gmutex.c
+	@mkdir -p $(dir $@)
+	@echo "  CC $@"; $(BENCH_CC) $(GLIB_CFLAGS) -pthread -o $@ $< $(GLIB_LIBS)
 
 $(MEASURE): bench/micro/measure.c
 	@mkdir -p $(dir $@)
@@ -39,7 +45,7 @@ bench-deps:
 BENCH_TARGETS += bench-micro bench-real bench-servers bench-report
 .PHONY: bench-micro bench-real bench-servers bench-report bench-tools
 
-bench-tools: $(MICRO_BIN) $(MICRO_TSAN) $(MEASURE) $(REAL_GEN) $(BUILD)/lib/librtdd.so $(BUILD)/bin/rtdd \
+bench-tools: $(MICRO_BIN) $(MICRO_TSAN) $(GMUTEX_BIN) $(MEASURE) $(REAL_GEN) $(BUILD)/lib/librtdd.so $(BUILD)/bin/rtdd \
              $(BENCH_DIR)/rcubench-rtdd-dyn
 
 bench-micro: bench-tools

@@ -211,7 +211,9 @@ other, each computing a few milliseconds and calling `_exit` (ns per fork, wait 
 rtdd each child whose fork found the lock held writes a `lock-held-at-fork` report);
 `cond_pingpong` 2 threads hand a turn back and forth through one mutex and two condition
 variables (one op = a round trip: 2 signals and 2 waits; under rtdd each signal and wait is
-recorded for the condition-variable checks, docs/kinds/cond-lock-order.md).
+recorded for the condition-variable checks, docs/kinds/cond-lock-order.md); `gmutex_pair`
+uncontended GLib `g_mutex_lock`+`g_mutex_unlock` (`build/bench/gmutex`, linked with GLib; under
+rtdd through its GLib wrappers, interpose/glib.c).
 
 Notes:
 - ThreadSanitizer's deadlock detector (clang 14) fails with 1,000 locks held (a CHECK in

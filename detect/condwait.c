@@ -1,10 +1,12 @@
 /* Condition variables and semaphores in the dependency graph (condwait.h).
  *
  * For each condition variable or semaphore the runtime remembers, in a
- * bounded table, the locks its signallers held or had taken since their
- * last wait when they signalled (the signal side), the locks its waiters
- * held besides the wait's own mutex (the wait side), and the threads that
- * signalled it. A lock on both sides, put there by distinct threads, is a
+ * bounded table, the locks its signallers held when they signalled (the
+ * signal side), the locks its waiters held besides the wait's own mutex
+ * (the wait side), and the threads that signalled it. (Locks a signaller
+ * took and released before signalling are not counted: a thread's history
+ * says too little about which of them the signal needs — GStreamer's
+ * pipelines showed the false reports that follows.) A lock on both sides, put there by distinct threads, is a
  * cycle: the waiter holds it until it is woken, the signaller needs it
  * before it signals. Waits that hold no other lock (idle workers, queues,
  * thread pools) cost a store of the wait and nothing else. */
@@ -17,13 +19,12 @@
 #include "watchdog.h"
 #include <string.h>
 
-_Atomic int rt_event_tracking;
-
 #define EVENT_SLOTS 1024 /* conditions with a history; more evict the oldest by hash */
 #define EVENT_PROBES 4
 #define SIGNAL_LOCKS 8
 #define WAIT_LOCKS 6
 #define SIGNALLERS 4
+#define SITES 8
 #define REPORTED 8
 
 struct side {
@@ -44,6 +45,8 @@ struct event_info {
     struct side sig[SIGNAL_LOCKS];
     struct side wait[WAIT_LOCKS];
     struct { int tid; rt_stack_id site; } signallers[SIGNALLERS]; /* newest first */
+    rt_stack_id sites[SITES]; /* every place it was signalled from (SITES + 1: more) */
+    unsigned nsites;
     uint64_t reported[REPORTED];
 };
 
@@ -90,17 +93,6 @@ static struct event_info *slot_of(const struct rt_lock *obj, uint64_t id, int cr
     return NULL;
 }
 
-void rt_event_note_release(struct rt_thread *t, const struct rt_held *h)
-{
-    if (!h->lock || h->lock->rcu_pseudo || h->lock->no_order)
-        return;
-    struct rt_recent *r = &t->recent[t->nrecent++ % RT_RECENT];
-    r->lock = h->lock;
-    r->id = h->id;
-    r->addr = h->addr;
-    r->stack = h->stack;
-}
-
 /* A lock that may stand on either side: really held (not freed since, not
  * an RCU pseudo-lock, not excluded from ordering). */
 static int counts(const struct rt_held *h, uintptr_t except)
@@ -111,13 +103,31 @@ static int counts(const struct rt_held *h, uintptr_t except)
 static void add_side(struct side *sides, unsigned *n, unsigned cap, struct side *s)
 {
     for (unsigned i = 0; i < *n; i++)
-        if (sides[i].lock_id == s->lock_id && sides[i].tid == s->tid) {
+        if (sides[i].lock_id == s->lock_id && sides[i].tid == s->tid && sides[i].site == s->site) {
             memcpy(s->comm, sides[i].comm, sizeof s->comm);
             return;
         }
     rt_thread_comm(s->tid, s->comm, sizeof s->comm); /* only what is new reads it */
     if (*n < cap)
         sides[(*n)++] = *s;
+}
+
+/* Is lock_id held at every place the condition is signalled from? A
+ * waiter holding it then has no wake-up that does not need it (GStreamer's
+ * queue signals one condition with a pad's stream lock held, and from
+ * another place without: no deadlock there). */
+static int held_at_every_site(const struct event_info *e, uint64_t lock_id)
+{
+    if (e->nsites > SITES)
+        return 0; /* more places than remembered: not known */
+    for (unsigned s = 0; s < e->nsites; s++) {
+        int held = 0;
+        for (unsigned k = 0; k < e->nsig && !held; k++)
+            held = e->sig[k].lock_id == lock_id && e->sig[k].site == e->sites[s];
+        if (!held)
+            return 0;
+    }
+    return e->nsites > 0;
 }
 
 /* Reported once per condition and lock. */
@@ -136,8 +146,8 @@ static const struct rt_lock *live(const struct side *s)
     return s->lock && __atomic_load_n(&s->lock->id, __ATOMIC_RELAXED) == s->lock_id ? s->lock : NULL;
 }
 
-/* wait: a waiter's held lock; sig: a signaller's way to the signal, the
- * same lock. The report is written by whichever side came second (tid). */
+/* wait: a waiter's held lock; sig: a signaller's held lock, the same
+ * lock. The report is written by whichever side came second (tid). */
 static void report(int tid, const struct rt_lock *obj, uintptr_t obj_addr, const struct side *wait,
                    const struct side *sig)
 {
@@ -156,9 +166,9 @@ static void report(int tid, const struct rt_lock *obj, uintptr_t obj_addr, const
     rt_report_stack(r, wait->site, "%s/%d waits on %s %s while holding %s, at:", wcomm, wait->tid, what, odesc,
                     lname);
     rt_report_stack(r, wait->taken, "%s was taken by %s/%d at:", lname, wcomm, wait->tid);
-    rt_report_stack(r, sig->taken, "but %s/%d, which %s %s, took %s on its way to the %s, at:", scomm, sig->tid,
-                    sem ? "posts" : "signals", oname, lname, sem ? "post" : "signal");
-    rt_report_stack(r, sig->site, "and then %s %s at:", sem ? "posted" : "signalled", oname);
+    rt_report_stack(r, sig->taken, "but %s/%d, which %s %s, holds %s when it does, taken at:", scomm, sig->tid,
+                    sem ? "posts" : "signals", oname, lname);
+    rt_report_stack(r, sig->site, "and %s %s at:", sem ? "posted" : "signalled", oname);
     rt_report_text(r, "If %s/%d is the thread that wakes %s/%d, neither can go on: the waiter keeps %s until it is "
                       "woken, and the %s needs %s before it %s.",
                    scomm, sig->tid, wcomm, wait->tid, lname, sem ? "poster" : "signaller", lname,
@@ -194,8 +204,6 @@ void rt_on_event_wait_begin(struct rt_thread *t, struct rt_lock *obj, uintptr_t 
         others += counts(&t->held[i], mutex);
     if (!others || !rt_opt.detect_deadlocks)
         return;
-    if (!__atomic_load_n(&rt_event_tracking, __ATOMIC_RELAXED))
-        __atomic_store_n(&rt_event_tracking, 1, __ATOMIC_RELAXED);
     struct event_info *e = slot_of(obj, id, 1);
     if (!e)
         return;
@@ -208,7 +216,8 @@ void rt_on_event_wait_begin(struct rt_thread *t, struct rt_lock *obj, uintptr_t 
         struct side w = { h->id, h->lock, h->addr, h->stack, t->wait_stack, t->tid, "" };
         add_side(e->wait, &e->nwait, WAIT_LOCKS, &w);
         for (unsigned k = 0; k < e->nsig && !found; k++)
-            if (e->sig[k].lock_id == h->id && e->sig[k].tid != t->tid && first_report(e, h->id)) {
+            if (e->sig[k].lock_id == h->id && e->sig[k].tid != t->tid && held_at_every_site(e, h->id) &&
+                first_report(e, h->id)) {
                 found_wait = w;
                 found_sig = e->sig[k];
                 found = 1;
@@ -223,7 +232,6 @@ void rt_on_event_wait_end(struct rt_thread *t)
 {
     if (__atomic_load_n(&t->event_waiting, __ATOMIC_RELAXED))
         __atomic_store_n(&t->event_waiting, NULL, __ATOMIC_RELEASE);
-    t->nrecent = 0; /* the way to the next signal starts here */
 }
 
 void rt_on_event_signal(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type, uintptr_t pc)
@@ -247,22 +255,32 @@ void rt_on_event_signal(struct rt_thread *t, uintptr_t addr, enum rt_lock_type t
         e->signallers[k] = e->signallers[k - 1];
     e->signallers[0].tid = t->tid;
     e->signallers[0].site = site;
+    unsigned si = 0;
+    while (si < e->nsites && si < SITES && e->sites[si] != site)
+        si++;
+    if (si == e->nsites && e->nsites <= SITES) {
+        if (e->nsites < SITES)
+            e->sites[si] = site;
+        e->nsites++;
+    }
 
     struct side found_wait, found_sig;
     int found = 0;
-    unsigned recent = t->nrecent < RT_RECENT ? t->nrecent : RT_RECENT;
-    for (unsigned i = 0; i < t->nheld + recent; i++) {
-        struct side s;
-        if (i < t->nheld) {
-            const struct rt_held *h = &t->held[i];
-            if (!counts(h, 0))
-                continue;
-            s = (struct side){ h->id, h->lock, h->addr, h->stack, site, t->tid, "" };
-        } else {
-            const struct rt_recent *r = &t->recent[(t->nrecent - 1 - (i - t->nheld)) % RT_RECENT];
-            s = (struct side){ r->id, r->lock, r->addr, r->stack, site, t->tid, "" };
-        }
+    for (unsigned i = 0; i < t->nheld; i++) {
+        const struct rt_held *h = &t->held[i];
+        if (!counts(h, 0))
+            continue;
+        struct side s = { h->id, h->lock, h->addr, h->stack, site, t->tid, "" };
         add_side(e->sig, &e->nsig, SIGNAL_LOCKS, &s);
+    }
+    for (unsigned i = 0; i < t->nheld && !found; i++) {
+        const struct rt_held *h = &t->held[i];
+        if (!counts(h, 0) || !held_at_every_site(e, h->id))
+            continue;
+        struct side s = { h->id, h->lock, h->addr, h->stack, site, t->tid, "" };
+        for (unsigned j = 0; j < e->nsig; j++)
+            if (e->sig[j].lock_id == h->id && e->sig[j].tid == t->tid && e->sig[j].site == site)
+                s = e->sig[j]; /* with the thread's name as recorded */
         for (unsigned w = 0; w < e->nwait && !found; w++)
             if (e->wait[w].lock_id == s.lock_id && e->wait[w].tid != t->tid && first_report(e, s.lock_id)) {
                 found_wait = e->wait[w];

@@ -1,19 +1,14 @@
 /* Condition variables and semaphores in the dependency graph (DEPT's idea,
  * with rtdd's rules). A wait on a condition ends only when some thread
- * signals it; the locks that thread holds or takes on its way to the signal
- * are locks the wake-up needs. A wait made while holding one of them, where
- * distinct threads made the two sides, is a deadlock waiting to happen
+ * signals it; the locks that thread holds when it signals are locks the
+ * wake-up needs. A wait made while holding one of them, where distinct
+ * threads made the two sides, is a deadlock waiting to happen
  * (cond-lock-order); the watchdog follows a blocked waiter to the threads
  * that signal its condition (watchdog.c). */
 #ifndef RTDD_CONDWAIT_H
 #define RTDD_CONDWAIT_H
 #include "thread.h"
 #include <stdint.h>
-
-/* Set by the first wait that holds a lock besides its own mutex: from then
- * on threads remember the locks they release (the way to a signal). */
-extern _Atomic int rt_event_tracking;
-void rt_event_note_release(struct rt_thread *t, const struct rt_held *h);
 
 /* obj (a pthread_cond_t or sem_t, type RT_LOCK_COND or RT_LOCK_SEM) is
  * signalled, broadcast or posted. */
@@ -31,6 +26,6 @@ unsigned rt_event_signallers(const struct rt_lock *obj, uint64_t id, int *tids, 
 
 static inline int rt_lock_type_is_event(enum rt_lock_type type)
 {
-    return type == RT_LOCK_COND || type == RT_LOCK_SEM;
+    return rt_lock_type_cond(type) || type == RT_LOCK_SEM;
 }
 #endif

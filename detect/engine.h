@@ -262,8 +262,6 @@ RT_FAST int rt_lock_release_fast(struct rt_thread *t, uintptr_t addr)
         struct rt_held *h = &t->held[n - 1];
         /* Count 1 (read or write): the entry goes, nothing else changes. */
         if (__builtin_expect(h->addr == addr && (uint32_t)h->state == 1, 1)) {
-            if (__builtin_expect(__atomic_load_n(&rt_event_tracking, __ATOMIC_RELAXED), 0))
-                rt_event_note_release(t, h);
             /* A popped slot is left dead (id 0, never a lock's): the next
              * acquisition reserves it before filling it, and a signal
              * handler in between must not take the old entry for a held

@@ -172,7 +172,7 @@ void rt_on_lock_destroy(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
     struct rt_lock *l = rt_locktab_find(addr);
     if (!l)
         return;
-    if (l->type == RT_LOCK_COND && __atomic_load_n(&l->cond_waiters, __ATOMIC_ACQUIRE) > 0)
+    if (rt_lock_type_cond(l->type) && __atomic_load_n(&l->cond_waiters, __ATOMIC_ACQUIRE) > 0)
         rt_report_cond_destroy_busy(t, l, pc);
     else if (rt_lock_is_held(l))
         rt_report_destroy_locked(t, l, "destroying", pc);
@@ -192,9 +192,11 @@ static const struct rt_held *self_deadlock(const struct rt_thread *t, const stru
         case RT_LOCK_MUTEX:
         case RT_LOCK_SPIN:
         case RT_LOCK_USER:
+        case RT_LOCK_GMUTEX:
             return h;
         case RT_LOCK_RWLOCK:
         case RT_LOCK_USER_RW:
+        case RT_LOCK_GRWLOCK:
             /* Read after read re-enters a reader-preferring rwlock. */
             if ((flags & RT_ACQ_READ) && h->mode == RT_HOLD_READ && !lock->writer_preferring)
                 return NULL;
@@ -236,6 +238,15 @@ static void split_if_nested(struct rt_thread *t, const struct rt_lock *lock)
     }
 }
 
+static int held_here(const struct rt_thread *t, const struct rt_lock *lock)
+{
+    uint64_t id = __atomic_load_n(&lock->id, __ATOMIC_RELAXED);
+    for (unsigned i = 0; i < t->nheld; i++)
+        if (t->held[i].lock == lock && t->held[i].id == id)
+            return 1;
+    return 0;
+}
+
 uint64_t rt_on_lock_pre_nested(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uintptr_t pc)
 {
     /* A read section entered inline comes first on the stack: the edge
@@ -258,6 +269,11 @@ uint64_t rt_on_lock_pre_nested(struct rt_thread *t, struct rt_lock *lock, unsign
     }
     uint64_t chain = rt_chain_step(held_chain(t, t->nheld - 1), lock, flags);
     if (t->untracked || (flags & RT_ACQ_TRY))
+        return chain;
+    /* A recursive lock its holder takes again cannot block: no wait, and no
+     * order edge into it (GStreamer pauses a pad's task from the task,
+     * re-taking the stream lock it holds under the pad's object lock). */
+    if (rt_lock_type_recursive(lock->type) && held_here(t, lock))
         return chain;
     /* The wait is shown before the checks: a thread that closes a cycle
      * then sees the others of the cycle blocked, whichever came first
@@ -356,8 +372,6 @@ void rt_on_lock_acquired_at(struct rt_thread *t, struct rt_lock *lock, unsigned 
  * describes the sequence of locks below it. */
 static void remove_held(struct rt_thread *t, unsigned i)
 {
-    if (__atomic_load_n(&rt_event_tracking, __ATOMIC_RELAXED) && t->held[i].count <= 1)
-        rt_event_note_release(t, &t->held[i]);
     t->nheld--;
     for (unsigned j = i; j < t->nheld; j++) {
         t->held[j] = t->held[j + 1];

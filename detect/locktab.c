@@ -76,6 +76,10 @@ const char *rt_lock_type_name(enum rt_lock_type t)
     case RT_LOCK_USER: return "annotated lock";
     case RT_LOCK_USER_RECURSIVE: return "annotated recursive lock";
     case RT_LOCK_USER_RW: return "annotated reader-writer lock";
+    case RT_LOCK_GMUTEX: return "GMutex";
+    case RT_LOCK_GRECMUTEX: return "GRecMutex";
+    case RT_LOCK_GRWLOCK: return "GRWLock";
+    case RT_LOCK_GCOND: return "GCond";
     }
     return "lock";
 }
@@ -90,6 +94,10 @@ uint32_t rt_lock_type_size(enum rt_lock_type t)
     case RT_LOCK_USER:
     case RT_LOCK_USER_RECURSIVE:
     case RT_LOCK_USER_RW: return 1; /* size unknown: a free that covers its first byte */
+    case RT_LOCK_GMUTEX: return 8; /* a union of a pointer and two words */
+    case RT_LOCK_GRECMUTEX:
+    case RT_LOCK_GRWLOCK:
+    case RT_LOCK_GCOND: return 16;  /* a pointer and two words */
     default: return 40;
     }
 }

@@ -20,16 +20,26 @@ enum rt_lock_type {
     RT_LOCK_USER,           /* not recursive */
     RT_LOCK_USER_RECURSIVE,
     RT_LOCK_USER_RW,        /* reader-writer, readers may recurse */
+    /* GLib's (interpose/glib.c). */
+    RT_LOCK_GMUTEX,
+    RT_LOCK_GRECMUTEX,
+    RT_LOCK_GRWLOCK,
+    RT_LOCK_GCOND,
 };
 
 static inline int rt_lock_type_rw(unsigned type)
 {
-    return type == RT_LOCK_RWLOCK || type == RT_LOCK_USER_RW;
+    return type == RT_LOCK_RWLOCK || type == RT_LOCK_USER_RW || type == RT_LOCK_GRWLOCK;
 }
 
 static inline int rt_lock_type_recursive(unsigned type)
 {
-    return type == RT_LOCK_MUTEX_RECURSIVE || type == RT_LOCK_USER_RECURSIVE;
+    return type == RT_LOCK_MUTEX_RECURSIVE || type == RT_LOCK_USER_RECURSIVE || type == RT_LOCK_GRECMUTEX;
+}
+
+static inline int rt_lock_type_cond(unsigned type)
+{
+    return type == RT_LOCK_COND || type == RT_LOCK_GCOND;
 }
 
 /* 64 bytes: with a million locks each byte is a megabyte to fault in. */

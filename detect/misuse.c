@@ -189,8 +189,8 @@ int rt_check_unheld_release(struct rt_thread *t, uintptr_t addr, uintptr_t pc, i
     (void)pc;
     /* A lock never seen before, or locked before the runtime was ready:
      * nothing is known about who holds it, but its own word. */
-    if (!l || !l->history_known || l->type == RT_LOCK_COND) {
-        if (word_unlocked != 1 || (l && l->type == RT_LOCK_COND))
+    if (!l || !l->history_known || rt_lock_type_cond(l->type)) {
+        if (word_unlocked != 1 || (l && rt_lock_type_cond(l->type)))
             return 1;
         /* Its own word says nobody holds it: released once too often, or never a lock. */
         report_unknown_unlock(t, addr, "but no thread holds it: rtdd never saw it locked, and its lock word says it "

@@ -13,7 +13,6 @@
 #define RT_HELD_INLINE 32
 #define RT_LOCK_CACHE 64
 #define RT_SITE_CACHE RTDD_RCU_REC_SITES
-#define RT_RECENT 8
 
 enum rt_hold_mode { RT_HOLD_WRITE = 0, RT_HOLD_READ = 1 };
 
@@ -80,11 +79,6 @@ struct rt_thread {
     struct rt_lock *_Atomic event_waiting;
     uint64_t event_waiting_id;
     uint8_t event_shared;
-    /* The locks released since the thread's last condition or semaphore
-     * wait, newest last (a ring of RT_RECENT): the locks a signaller took on
-     * its way to the signal. Kept once some wait held another lock. */
-    struct rt_recent { struct rt_lock *lock; uint64_t id; uintptr_t addr; rt_stack_id stack; } recent[RT_RECENT];
-    unsigned nrecent;
     uintptr_t handle; /* the thread's pthread_t, which pthread_join names it by */
     /* RCU section state and the call-site cache (pc -> stack of its first
      * call): librtdd_rcu's record, which its inline code reads and fills. */

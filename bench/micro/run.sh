@@ -13,7 +13,7 @@ bindir=$1; csv=$2
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common.sh"
 rtdd=${RTDD:-build/bin/rtdd}
-micro=$bindir/micro; micro_tsan=$bindir/micro-tsan; measure=$bindir/measure
+micro=$bindir/micro; micro_tsan=$bindir/micro-tsan; measure=$bindir/measure; gmutex=$bindir/gmutex
 rcubench=${RCUBENCH:-$bindir/rcubench-rtdd-dyn} # linked with librtdd_rcu.so: checked under rtdd
 logs=$bindir/logs; mkdir -p "$logs"
 quick=${QUICK:-0}
@@ -39,6 +39,7 @@ graph_100k|graph|100000|1|0
 million_mutexes|million|1000000|1|0
 fork_200|fork_children|200|1|0
 cond_pingpong|cond_pingpong|200000|10|1000
+gmutex_pair|gmutex_pair|20000000|0|0
 rcu_read1|rcu|0|0|0
 rcu_plain|rcuplain|5000000|0|0"
 
@@ -65,6 +66,8 @@ run_tool() {
     rcu:rtdd) cmd=(env RTDD_OPTIONS=print_summary=0 "$rtdd" run -- "$rcubench" read 1 "$rcu_s") ;;
     rcuplain:native) cmd=("$rcubench" plain "$n") ;;
     rcuplain:rtdd) cmd=(env RTDD_OPTIONS=print_summary=0 "$rtdd" run -- "$rcubench" plain "$n") ;;
+    gmutex_pair:native) cmd=("$gmutex" "$w" "$n") ;;
+    gmutex_pair:rtdd) cmd=(env RTDD_OPTIONS=print_summary=0 "$rtdd" run -- "$gmutex" "$w" "$n") ;;
     *:native) cmd=("$micro" "$w" "$n") ;;
     *:rtdd) cmd=(env RTDD_OPTIONS=print_summary=0 "$rtdd" run -- "$micro" "$w" "$n") ;;
     # TSan's deadlock detector aborts (CHECK in DeadlockDetectorTLS::addLock,

@@ -25,6 +25,10 @@ $(PROG_DIR)/abba_sequential_lockdep: tests/programs/abba_sequential.c
 $(PROG_DIR)/cxx_suppressed_by_name: tests/programs/cxx_lock_order.cpp
 # rseq_own_area_glibc_off.c is rseq_own_area.c run another way.
 $(PROG_DIR)/rseq_own_area_glibc_off: tests/programs/rseq_own_area.c
+# GLib cases (tests only: the runtime never needs GLib).
+$(PROG_DIR)/glib_%: tests/programs/glib_%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC $@"; $(CC) $(PROG_CFLAGS) $(GLIB_CFLAGS) -o $@ $< $(GLIB_LIBS)
 $(PROG_DIR)/%: tests/programs/%.c
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(PROG_CFLAGS) -o $@ $<

@@ -10,7 +10,9 @@ REAL_DEPS := cmd:xz:xz-utils cmd:zstd:zstd cmd:pigz:pigz cmd:pbzip2:pbzip2 cmd:l
              cmd:7zz:7zip cmd:sqlite3:sqlite3 cmd:git:git cmd:mkfs.xfs:xfsprogs cmd:xfs_repair:xfsprogs \
              cmd:xfs_db:xfsprogs py:sys:python3 cmd:perl:perl cmd:ld.lld:lld cmd:ld.gold:binutils \
              cmd:realpath:coreutils cmd:truncate:coreutils \
-             pc:sqlite3:libsqlite3-dev pc:liburcu:liburcu-dev pc:liburcu-cds:liburcu-dev
+             pc:sqlite3:libsqlite3-dev pc:liburcu:liburcu-dev pc:liburcu-cds:liburcu-dev \
+             cmd:gst-launch-1.0:gstreamer1.0-tools cmd:gio:libglib2.0-bin \
+             file:/usr/lib/x86_64-linux-gnu/gstreamer-1.0/libgstvideotestsrc.so:gstreamer1.0-plugins-base
 
 .PHONY: check-real real-deps
 real-deps:

@@ -64,6 +64,8 @@ urcu-table	$bin/urcu_table
 lld	rm -f a.out && $CC -fuse-ld=lld -Wl,--threads=2 -Wl,--gdb-index -Wl,--build-id=sha1 -Wl,--gc-sections -Wl,--icf=all -o a.out $data/objs/*.o && ./a.out && md5sum a.out
 gold	rm -f a.out && $CC -fuse-ld=gold -Wl,--threads -Wl,--thread-count=2 -Wl,--gdb-index -Wl,--build-id=sha1 -Wl,--gc-sections -Wl,--icf=all -o a.out $data/objs/*.o && ./a.out && md5sum a.out
 perl	perl $here/threads.pl
+gstreamer	gst-launch-1.0 -q videotestsrc num-buffers=300 ! video/x-raw,width=320,height=240 ! queue ! videoconvert ! video/x-raw,format=I420 ! queue ! filesink location=v.yuv && md5sum v.yuv && gst-launch-1.0 -q audiotestsrc num-buffers=300 ! queue ! audioconvert ! audio/x-raw,format=S16LE ! queue ! filesink location=a.pcm && md5sum a.pcm && rm -f v.yuv a.pcm
+gio	gio list -l -a standard::size /usr/share/doc/git /usr/share/doc/xz-utils | sort | md5sum && gio info -a standard::size $data/in6.dat | grep size && gio copy $data/in6.dat c.dat && md5sum c.dat && rm -f c.dat
 idle-stdin	(sleep 3; cat $data/in6.dat) | RTDD_OPTIONS="\$RTDD_OPTIONS:hang_timeout_ms=1000" pigz -p 2 -b 128 -c | pigz -d -c | md5sum && (sleep 3; cat $data/in6.dat) | RTDD_OPTIONS="\$RTDD_OPTIONS:hang_timeout_ms=1000" xz -T2 -1 --block-size=256KiB -c | md5sum
 EOF2
 }

@@ -128,6 +128,21 @@ START_TEST(annotated_name_follows_new_identity)
 }
 END_TEST
 
+/* A recursive lock taken again by its holder cannot block: no order edge
+ * into it from what the thread took in between. */
+START_TEST(recursive_reentry_orders_nothing)
+{
+    lock_as(t0, R, RT_LOCK_MUTEX_RECURSIVE, 0);
+    lock(A);
+    lock_as(t0, R, RT_LOCK_MUTEX_RECURSIVE, 0);
+    unlock(R);
+    unlock(A);
+    unlock(R);
+    ck_assert_uint_eq(rt_lockorder_edges(), 1); /* R -> A only */
+    ck_assert_uint_eq(rt_report_errors(), 0);
+}
+END_TEST
+
 START_TEST(consistent_order_is_silent)
 {
     for (int i = 0; i < 3; i++) {
@@ -769,6 +784,7 @@ Suite *lockorder_suite(void)
     tcase_add_test(tc, unlock_by_non_owner);
     tcase_add_test(tc, annotated_name_follows_new_identity);
     tcase_add_test(tc, consistent_order_is_silent);
+    tcase_add_test(tc, recursive_reentry_orders_nothing);
     tcase_add_test(tc, trylock_adds_no_edge);
     tcase_add_test(tc, gate_lock_prevents_report);
     tcase_add_test(tc, gate_taken_after_first_lock_does_not_count);

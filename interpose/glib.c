@@ -1,0 +1,270 @@
+/* GLib's locks (issue 19): on Linux GMutex and GCond are futex words that
+ * no pthread call sees, and GRecMutex and GRWLock wrap a pthread lock that
+ * GLib allocates itself. Their exported functions are interposed here and
+ * give the engine the same events as pthread locks, under GLib's names;
+ * the real functions are found in GLib at their first call (a program
+ * that calls none never needs GLib). The pthread calls GLib makes inside
+ * pass straight through (the guard), so each lock is one lock, at the
+ * address of the program's GRecMutex or GRWLock. */
+#include "lockwrap.h"
+#include <dlfcn.h>
+
+typedef union { void *p; unsigned i[2]; } g_mutex;
+
+/* The next definition of name (GLib's), once; NULL if GLib has none. */
+static void *glib_real(const char *name, void *_Atomic *slot)
+{
+    void *fn = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    if (unlikely(!fn)) {
+        rti_guard++; /* dlsym may allocate */
+        fn = dlsym(RTLD_NEXT, name);
+        rti_guard--;
+        __atomic_store_n(slot, fn, __ATOMIC_RELEASE);
+    }
+    return fn;
+}
+#define REAL(name, type) ((type)glib_real(#name, &real_##name))
+#define REAL_SLOT(name) static void *_Atomic real_##name
+
+REAL_SLOT(g_mutex_init);
+REAL_SLOT(g_mutex_clear);
+REAL_SLOT(g_mutex_lock);
+REAL_SLOT(g_mutex_trylock);
+REAL_SLOT(g_mutex_unlock);
+REAL_SLOT(g_rec_mutex_init);
+REAL_SLOT(g_rec_mutex_clear);
+REAL_SLOT(g_rec_mutex_lock);
+REAL_SLOT(g_rec_mutex_trylock);
+REAL_SLOT(g_rec_mutex_unlock);
+REAL_SLOT(g_rw_lock_init);
+REAL_SLOT(g_rw_lock_clear);
+REAL_SLOT(g_rw_lock_writer_lock);
+REAL_SLOT(g_rw_lock_writer_trylock);
+REAL_SLOT(g_rw_lock_writer_unlock);
+REAL_SLOT(g_rw_lock_reader_lock);
+REAL_SLOT(g_rw_lock_reader_trylock);
+REAL_SLOT(g_rw_lock_reader_unlock);
+REAL_SLOT(g_cond_wait);
+REAL_SLOT(g_cond_wait_until);
+REAL_SLOT(g_cond_signal);
+REAL_SLOT(g_cond_broadcast);
+
+typedef void (*obj_fn)(void *);
+typedef int (*try_fn)(void *);
+
+/* A real GLib call with the runtime out of the way: GLib's own pthread
+ * calls inside are not a second lock. Returns 0 (ok) for void calls. */
+static int call_void(obj_fn fn, void *obj)
+{
+    rti_guard++;
+    fn(obj);
+    rti_guard--;
+    return 0;
+}
+
+static int call_try(try_fn fn, void *obj)
+{
+    rti_guard++;
+    int r = fn(obj);
+    rti_guard--;
+    return r;
+}
+
+#define ZERO_OK(r) ((r) == 0)
+#define TRUE_OK(r) ((r) != 0)
+#define NEVER_REJECTED(r) ((void)(r), 0)
+
+static int gmutex_taken(const void *m)
+{
+    return __atomic_load_n(&((const g_mutex *)m)->i[0], __ATOMIC_RELAXED) != 0;
+}
+
+/* GMutex */
+RTI_EXPORT void g_mutex_init(void *m)
+{
+    obj_fn fn = REAL(g_mutex_init, obj_fn);
+    if (fn)
+        fn(m);
+    rti_after_init(0, (uintptr_t)m, RT_LOCK_GMUTEX, RTI_CALLER());
+}
+
+RTI_EXPORT void g_mutex_clear(void *m)
+{
+    rti_before_destroy((uintptr_t)m, RTI_CALLER());
+    obj_fn fn = REAL(g_mutex_clear, obj_fn);
+    if (fn)
+        fn(m);
+}
+
+static int gmutex_lock(void *m, uintptr_t caller)
+{
+    obj_fn fn = REAL(g_mutex_lock, obj_fn);
+    if (!fn)
+        return 0;
+    RTI_LOCK_BODY_AT(caller, m, RT_LOCK_GMUTEX, RTI_AS_IS, 0,
+                     RTI_PEEK_THEN_BLOCK(m, RT_LOCK_GMUTEX, 0, gmutex_taken(m), call_void(fn, m), ZERO_OK), ZERO_OK);
+}
+
+RTI_EXPORT void g_mutex_lock(void *m)
+{
+    gmutex_lock(m, RTI_CALLER());
+}
+
+static int gmutex_trylock(void *m, uintptr_t caller)
+{
+    try_fn fn = REAL(g_mutex_trylock, try_fn);
+    if (!fn)
+        return 0;
+    RTI_LOCK_BODY_AT(caller, m, RT_LOCK_GMUTEX, RTI_AS_IS, RT_ACQ_TRY, call_try(fn, m), TRUE_OK);
+}
+
+RTI_EXPORT int g_mutex_trylock(void *m)
+{
+    return gmutex_trylock(m, RTI_CALLER());
+}
+
+static int gmutex_unlock(void *m, uintptr_t caller)
+{
+    obj_fn fn = REAL(g_mutex_unlock, obj_fn);
+    if (!fn)
+        return 0;
+    RTI_UNLOCK_BODY_AT(caller, m, call_void(fn, m), "g_mutex_unlock", !gmutex_taken(m), NEVER_REJECTED);
+}
+
+RTI_EXPORT void g_mutex_unlock(void *m)
+{
+    gmutex_unlock(m, RTI_CALLER());
+}
+
+/* GRecMutex and GRWLock: one wrapper shape for each kind of call. */
+#define INIT_WRAPPER(name, type)                                  \
+    RTI_EXPORT void name(void *obj)                                 \
+    {                                                             \
+        obj_fn fn = REAL(name, obj_fn);                           \
+        if (fn)                                                   \
+            call_void(fn, obj);                                     \
+        rti_after_init(0, (uintptr_t)obj, (type), RTI_CALLER());    \
+    }
+#define CLEAR_WRAPPER(name)                                       \
+    RTI_EXPORT void name(void *obj)                                 \
+    {                                                             \
+        rti_before_destroy((uintptr_t)obj, RTI_CALLER());           \
+        obj_fn fn = REAL(name, obj_fn);                           \
+        if (fn)                                                   \
+            call_void(fn, obj);                                     \
+    }
+#define LOCK_WRAPPER(name, type, flags)                                                   \
+    static int name##_body(void *obj, uintptr_t caller, obj_fn fn)                          \
+    {                                                                                     \
+        RTI_LOCK_BODY_AT(caller, obj, (type), RTI_AS_IS, (flags), call_void(fn, obj), ZERO_OK); \
+    }                                                                                     \
+    RTI_EXPORT void name(void *obj)                                                         \
+    {                                                                                     \
+        obj_fn fn = REAL(name, obj_fn);                                                   \
+        if (fn)                                                                           \
+            name##_body(obj, RTI_CALLER(), fn);                                             \
+    }
+#define TRYLOCK_WRAPPER(name, type, flags)                                                \
+    static int name##_body(void *obj, uintptr_t caller, try_fn fn)                          \
+    {                                                                                     \
+        RTI_LOCK_BODY_AT(caller, obj, (type), RTI_AS_IS, (flags) | RT_ACQ_TRY, call_try(fn, obj), TRUE_OK); \
+    }                                                                                     \
+    RTI_EXPORT int name(void *obj)                                                          \
+    {                                                                                     \
+        try_fn fn = REAL(name, try_fn);                                                   \
+        return fn ? name##_body(obj, RTI_CALLER(), fn) : 0;                                 \
+    }
+#define UNLOCK_WRAPPER(name)                                                              \
+    static int name##_body(void *obj, uintptr_t caller, obj_fn fn)                          \
+    {                                                                                     \
+        RTI_UNLOCK_BODY_AT(caller, obj, call_void(fn, obj), #name, -1, NEVER_REJECTED);       \
+    }                                                                                     \
+    RTI_EXPORT void name(void *obj)                                                         \
+    {                                                                                     \
+        obj_fn fn = REAL(name, obj_fn);                                                   \
+        if (fn)                                                                           \
+            name##_body(obj, RTI_CALLER(), fn);                                             \
+    }
+
+INIT_WRAPPER(g_rec_mutex_init, RT_LOCK_GRECMUTEX)
+CLEAR_WRAPPER(g_rec_mutex_clear)
+LOCK_WRAPPER(g_rec_mutex_lock, RT_LOCK_GRECMUTEX, 0)
+TRYLOCK_WRAPPER(g_rec_mutex_trylock, RT_LOCK_GRECMUTEX, 0)
+UNLOCK_WRAPPER(g_rec_mutex_unlock)
+INIT_WRAPPER(g_rw_lock_init, RT_LOCK_GRWLOCK)
+CLEAR_WRAPPER(g_rw_lock_clear)
+LOCK_WRAPPER(g_rw_lock_writer_lock, RT_LOCK_GRWLOCK, 0)
+TRYLOCK_WRAPPER(g_rw_lock_writer_trylock, RT_LOCK_GRWLOCK, 0)
+UNLOCK_WRAPPER(g_rw_lock_writer_unlock)
+LOCK_WRAPPER(g_rw_lock_reader_lock, RT_LOCK_GRWLOCK, RT_ACQ_READ)
+TRYLOCK_WRAPPER(g_rw_lock_reader_trylock, RT_LOCK_GRWLOCK, RT_ACQ_READ)
+UNLOCK_WRAPPER(g_rw_lock_reader_unlock)
+
+/* GCond: the wait releases and takes the GMutex inside GLib, where no
+ * wrapper sees it; modelled as pthread_cond_wait is (detect/cond.c). */
+static void gcond_wait_begin(struct rt_thread *t, void *c, void *m, int timed, uintptr_t pc)
+{
+    rt_lock_lookup(t, (uintptr_t)c, RT_LOCK_GCOND, pc); /* made as a GCond, if new */
+    rt_on_cond_wait_begin(t, (uintptr_t)c, (uintptr_t)m, gmutex_taken(m), timed, 0, pc);
+}
+
+RTI_EXPORT void g_cond_wait(void *c, void *m)
+{
+    void (*fn)(void *, void *) = REAL(g_cond_wait, void (*)(void *, void *));
+    uintptr_t pc = RTI_CALLER();
+    if (!fn)
+        return;
+    struct rt_thread *t = rti_enter();
+    if (!t) {
+        fn(c, m);
+        return;
+    }
+    gcond_wait_begin(t, c, m, 0, pc);
+    rti_leave();
+    fn(c, m);
+    rti_guard++;
+    rt_on_cond_wait_end(t, (uintptr_t)c, (uintptr_t)m, pc);
+    rti_guard--;
+}
+
+RTI_EXPORT int g_cond_wait_until(void *c, void *m, int64_t end_time)
+{
+    int (*fn)(void *, void *, int64_t) = REAL(g_cond_wait_until, int (*)(void *, void *, int64_t));
+    uintptr_t pc = RTI_CALLER();
+    if (!fn)
+        return 0;
+    struct rt_thread *t = rti_enter();
+    if (!t)
+        return fn(c, m, end_time);
+    gcond_wait_begin(t, c, m, 1, pc);
+    rti_leave();
+    int r = fn(c, m, end_time);
+    rti_guard++;
+    rt_on_cond_wait_end(t, (uintptr_t)c, (uintptr_t)m, pc);
+    rti_guard--;
+    return r;
+}
+
+static void gcond_signal(void *c, obj_fn fn, uintptr_t pc)
+{
+    struct rt_thread *t = rti_enter();
+    if (t) {
+        rt_on_event_signal(t, (uintptr_t)c, RT_LOCK_GCOND, pc);
+        rti_leave();
+    }
+    fn(c);
+}
+
+RTI_EXPORT void g_cond_signal(void *c)
+{
+    obj_fn fn = REAL(g_cond_signal, obj_fn);
+    if (fn)
+        gcond_signal(c, fn, RTI_CALLER());
+}
+
+RTI_EXPORT void g_cond_broadcast(void *c)
+{
+    obj_fn fn = REAL(g_cond_broadcast, obj_fn);
+    if (fn)
+        gcond_signal(c, fn, RTI_CALLER());
+}
