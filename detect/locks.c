@@ -193,6 +193,7 @@ static const struct rt_held *self_deadlock(const struct rt_thread *t, const stru
         case RT_LOCK_SPIN:
         case RT_LOCK_USER:
         case RT_LOCK_GMUTEX:
+        case RT_LOCK_GBITLOCK:
             return h;
         case RT_LOCK_RWLOCK:
         case RT_LOCK_USER_RW:

@@ -80,6 +80,7 @@ const char *rt_lock_type_name(enum rt_lock_type t)
     case RT_LOCK_GRECMUTEX: return "GRecMutex";
     case RT_LOCK_GRWLOCK: return "GRWLock";
     case RT_LOCK_GCOND: return "GCond";
+    case RT_LOCK_GBITLOCK: return "GLib bit lock";
     }
     return "lock";
 }
@@ -98,6 +99,7 @@ uint32_t rt_lock_type_size(enum rt_lock_type t)
     case RT_LOCK_GRECMUTEX:
     case RT_LOCK_GRWLOCK:
     case RT_LOCK_GCOND: return 16;  /* a pointer and two words */
+    case RT_LOCK_GBITLOCK: return 1; /* the byte of its bit */
     default: return 40;
     }
 }

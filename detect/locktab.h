@@ -25,6 +25,7 @@ enum rt_lock_type {
     RT_LOCK_GRECMUTEX,
     RT_LOCK_GRWLOCK,
     RT_LOCK_GCOND,
+    RT_LOCK_GBITLOCK,       /* g_bit_lock, g_pointer_bit_lock: one bit, keyed by its byte */
 };
 
 static inline int rt_lock_type_rw(unsigned type)

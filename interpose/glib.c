@@ -48,6 +48,12 @@ REAL_SLOT(g_cond_wait);
 REAL_SLOT(g_cond_wait_until);
 REAL_SLOT(g_cond_signal);
 REAL_SLOT(g_cond_broadcast);
+REAL_SLOT(g_bit_lock);
+REAL_SLOT(g_bit_trylock);
+REAL_SLOT(g_bit_unlock);
+REAL_SLOT(g_pointer_bit_lock);
+REAL_SLOT(g_pointer_bit_trylock);
+REAL_SLOT(g_pointer_bit_unlock);
 
 typedef void (*obj_fn)(void *);
 typedef int (*try_fn)(void *);
@@ -79,126 +85,85 @@ static int gmutex_taken(const void *m)
     return __atomic_load_n(&((const g_mutex *)m)->i[0], __ATOMIC_RELAXED) != 0;
 }
 
-/* GMutex */
-RTI_EXPORT void g_mutex_init(void *m)
-{
-    obj_fn fn = REAL(g_mutex_init, obj_fn);
-    if (fn)
-        fn(m);
-    rti_after_init(0, (uintptr_t)m, RT_LOCK_GMUTEX, RTI_CALLER());
-}
+/* The exported functions: GLib's real one found, then the body (which
+ * takes the caller's address: the wrapper's own frame is not the site). */
+#define VOID_ENTRY(name)                            \
+    RTI_EXPORT void name(void *obj)                 \
+    {                                               \
+        obj_fn fn = REAL(name, obj_fn);             \
+        if (fn)                                     \
+            name##_body(obj, RTI_CALLER(), fn);     \
+    }
+#define TRY_ENTRY(name)                                        \
+    RTI_EXPORT int name(void *obj)                             \
+    {                                                          \
+        try_fn fn = REAL(name, try_fn);                        \
+        return fn ? name##_body(obj, RTI_CALLER(), fn) : 0;    \
+    }
+#define INIT_WRAPPER(name, type)                                   \
+    RTI_EXPORT void name(void *obj)                                \
+    {                                                              \
+        obj_fn fn = REAL(name, obj_fn);                            \
+        if (fn)                                                    \
+            call_void(fn, obj);                                    \
+        rti_after_init(0, (uintptr_t)obj, (type), RTI_CALLER());   \
+    }
+#define CLEAR_WRAPPER(name)                                        \
+    RTI_EXPORT void name(void *obj)                                \
+    {                                                              \
+        rti_before_destroy((uintptr_t)obj, RTI_CALLER());          \
+        obj_fn fn = REAL(name, obj_fn);                            \
+        if (fn)                                                    \
+            call_void(fn, obj);                                    \
+    }
+/* GRecMutex and GRWLock: no peek at a word that would say a call blocks
+ * (theirs is GLib's allocation); a nested wait is shown all the same. */
+#define LOCK_WRAPPER(name, type, flags)                                                       \
+    static int name##_body(void *obj, uintptr_t caller, obj_fn fn)                            \
+    {                                                                                         \
+        RTI_LOCK_BODY_AT(caller, obj, (type), RTI_AS_IS, (flags), call_void(fn, obj), ZERO_OK); \
+    }                                                                                         \
+    VOID_ENTRY(name)
+#define TRYLOCK_WRAPPER(name, type, flags)                                                    \
+    static int name##_body(void *obj, uintptr_t caller, try_fn fn)                            \
+    {                                                                                         \
+        RTI_LOCK_BODY_AT(caller, obj, (type), RTI_AS_IS, (flags) | RT_ACQ_TRY, call_try(fn, obj), TRUE_OK); \
+    }                                                                                         \
+    TRY_ENTRY(name)
+#define UNLOCK_WRAPPER(name, word_unlocked)                                                   \
+    static int name##_body(void *obj, uintptr_t caller, obj_fn fn)                            \
+    {                                                                                         \
+        RTI_UNLOCK_BODY_AT(caller, obj, call_void(fn, obj), #name, (word_unlocked), NEVER_REJECTED); \
+    }                                                                                         \
+    VOID_ENTRY(name)
 
-RTI_EXPORT void g_mutex_clear(void *m)
+/* GMutex: its word says when a lock call will block (shown to the watchdog
+ * first, as for a pthread mutex) and judges an unlock of a GMutex never
+ * seen locked. */
+INIT_WRAPPER(g_mutex_init, RT_LOCK_GMUTEX)
+CLEAR_WRAPPER(g_mutex_clear)
+static int g_mutex_lock_body(void *m, uintptr_t caller, obj_fn fn)
 {
-    rti_before_destroy((uintptr_t)m, RTI_CALLER());
-    obj_fn fn = REAL(g_mutex_clear, obj_fn);
-    if (fn)
-        fn(m);
-}
-
-static int gmutex_lock(void *m, uintptr_t caller)
-{
-    obj_fn fn = REAL(g_mutex_lock, obj_fn);
-    if (!fn)
-        return 0;
     RTI_LOCK_BODY_AT(caller, m, RT_LOCK_GMUTEX, RTI_AS_IS, 0,
                      RTI_PEEK_THEN_BLOCK(m, RT_LOCK_GMUTEX, 0, gmutex_taken(m), call_void(fn, m), ZERO_OK), ZERO_OK);
 }
-
-RTI_EXPORT void g_mutex_lock(void *m)
-{
-    gmutex_lock(m, RTI_CALLER());
-}
-
-static int gmutex_trylock(void *m, uintptr_t caller)
-{
-    try_fn fn = REAL(g_mutex_trylock, try_fn);
-    if (!fn)
-        return 0;
-    RTI_LOCK_BODY_AT(caller, m, RT_LOCK_GMUTEX, RTI_AS_IS, RT_ACQ_TRY, call_try(fn, m), TRUE_OK);
-}
-
-RTI_EXPORT int g_mutex_trylock(void *m)
-{
-    return gmutex_trylock(m, RTI_CALLER());
-}
-
-static int gmutex_unlock(void *m, uintptr_t caller)
-{
-    obj_fn fn = REAL(g_mutex_unlock, obj_fn);
-    if (!fn)
-        return 0;
-    RTI_UNLOCK_BODY_AT(caller, m, call_void(fn, m), "g_mutex_unlock", !gmutex_taken(m), NEVER_REJECTED);
-}
-
-RTI_EXPORT void g_mutex_unlock(void *m)
-{
-    gmutex_unlock(m, RTI_CALLER());
-}
-
-/* GRecMutex and GRWLock: one wrapper shape for each kind of call. */
-#define INIT_WRAPPER(name, type)                                  \
-    RTI_EXPORT void name(void *obj)                                 \
-    {                                                             \
-        obj_fn fn = REAL(name, obj_fn);                           \
-        if (fn)                                                   \
-            call_void(fn, obj);                                     \
-        rti_after_init(0, (uintptr_t)obj, (type), RTI_CALLER());    \
-    }
-#define CLEAR_WRAPPER(name)                                       \
-    RTI_EXPORT void name(void *obj)                                 \
-    {                                                             \
-        rti_before_destroy((uintptr_t)obj, RTI_CALLER());           \
-        obj_fn fn = REAL(name, obj_fn);                           \
-        if (fn)                                                   \
-            call_void(fn, obj);                                     \
-    }
-#define LOCK_WRAPPER(name, type, flags)                                                   \
-    static int name##_body(void *obj, uintptr_t caller, obj_fn fn)                          \
-    {                                                                                     \
-        RTI_LOCK_BODY_AT(caller, obj, (type), RTI_AS_IS, (flags), call_void(fn, obj), ZERO_OK); \
-    }                                                                                     \
-    RTI_EXPORT void name(void *obj)                                                         \
-    {                                                                                     \
-        obj_fn fn = REAL(name, obj_fn);                                                   \
-        if (fn)                                                                           \
-            name##_body(obj, RTI_CALLER(), fn);                                             \
-    }
-#define TRYLOCK_WRAPPER(name, type, flags)                                                \
-    static int name##_body(void *obj, uintptr_t caller, try_fn fn)                          \
-    {                                                                                     \
-        RTI_LOCK_BODY_AT(caller, obj, (type), RTI_AS_IS, (flags) | RT_ACQ_TRY, call_try(fn, obj), TRUE_OK); \
-    }                                                                                     \
-    RTI_EXPORT int name(void *obj)                                                          \
-    {                                                                                     \
-        try_fn fn = REAL(name, try_fn);                                                   \
-        return fn ? name##_body(obj, RTI_CALLER(), fn) : 0;                                 \
-    }
-#define UNLOCK_WRAPPER(name)                                                              \
-    static int name##_body(void *obj, uintptr_t caller, obj_fn fn)                          \
-    {                                                                                     \
-        RTI_UNLOCK_BODY_AT(caller, obj, call_void(fn, obj), #name, -1, NEVER_REJECTED);       \
-    }                                                                                     \
-    RTI_EXPORT void name(void *obj)                                                         \
-    {                                                                                     \
-        obj_fn fn = REAL(name, obj_fn);                                                   \
-        if (fn)                                                                           \
-            name##_body(obj, RTI_CALLER(), fn);                                             \
-    }
+VOID_ENTRY(g_mutex_lock)
+TRYLOCK_WRAPPER(g_mutex_trylock, RT_LOCK_GMUTEX, 0)
+UNLOCK_WRAPPER(g_mutex_unlock, !gmutex_taken(obj))
 
 INIT_WRAPPER(g_rec_mutex_init, RT_LOCK_GRECMUTEX)
 CLEAR_WRAPPER(g_rec_mutex_clear)
 LOCK_WRAPPER(g_rec_mutex_lock, RT_LOCK_GRECMUTEX, 0)
 TRYLOCK_WRAPPER(g_rec_mutex_trylock, RT_LOCK_GRECMUTEX, 0)
-UNLOCK_WRAPPER(g_rec_mutex_unlock)
+UNLOCK_WRAPPER(g_rec_mutex_unlock, -1)
 INIT_WRAPPER(g_rw_lock_init, RT_LOCK_GRWLOCK)
 CLEAR_WRAPPER(g_rw_lock_clear)
 LOCK_WRAPPER(g_rw_lock_writer_lock, RT_LOCK_GRWLOCK, 0)
 TRYLOCK_WRAPPER(g_rw_lock_writer_trylock, RT_LOCK_GRWLOCK, 0)
-UNLOCK_WRAPPER(g_rw_lock_writer_unlock)
+UNLOCK_WRAPPER(g_rw_lock_writer_unlock, -1)
 LOCK_WRAPPER(g_rw_lock_reader_lock, RT_LOCK_GRWLOCK, RT_ACQ_READ)
 TRYLOCK_WRAPPER(g_rw_lock_reader_trylock, RT_LOCK_GRWLOCK, RT_ACQ_READ)
-UNLOCK_WRAPPER(g_rw_lock_reader_unlock)
+UNLOCK_WRAPPER(g_rw_lock_reader_unlock, -1)
 
 /* GCond: the wait releases and takes the GMutex inside GLib, where no
  * wrapper sees it; modelled as pthread_cond_wait is (detect/cond.c). */
@@ -268,3 +233,80 @@ RTI_EXPORT void g_cond_broadcast(void *c)
     if (fn)
         gcond_signal(c, fn, RTI_CALLER());
 }
+
+/* Bit locks: one bit of an int or of a pointer, a futex each. The lock is
+ * known by the byte that holds its bit (two bit locks in one byte are one
+ * lock to rtdd). */
+typedef void (*bit_fn)(void *, int);
+typedef int (*bit_try_fn)(void *, int);
+
+static void *bit_key(void *address, int bit)
+{
+    return (char *)address + (bit >> 3);
+}
+
+static int bit_set(const void *address, int bit, int pointer)
+{
+    uintptr_t word = pointer ? (uintptr_t)__atomic_load_n((void *const *)address, __ATOMIC_RELAXED)
+                             : (uintptr_t)(unsigned)__atomic_load_n((const int *)address, __ATOMIC_RELAXED);
+    return (int)((word >> bit) & 1);
+}
+
+static int call_bit(bit_fn fn, void *address, int bit)
+{
+    rti_guard++;
+    fn(address, bit);
+    rti_guard--;
+    return 0;
+}
+
+static int call_bit_try(bit_try_fn fn, void *address, int bit)
+{
+    rti_guard++;
+    int r = fn(address, bit);
+    rti_guard--;
+    return r;
+}
+
+static int bit_lock_body(void *address, int bit, int pointer, bit_fn fn, uintptr_t caller)
+{
+    void *key = bit_key(address, bit);
+    RTI_LOCK_BODY_AT(caller, key, RT_LOCK_GBITLOCK, RTI_AS_IS, 0,
+                     RTI_PEEK_THEN_BLOCK(key, RT_LOCK_GBITLOCK, 0, bit_set(address, bit, pointer),
+                                         call_bit(fn, address, bit), ZERO_OK),
+                     ZERO_OK);
+}
+
+static int bit_trylock_body(void *address, int bit, bit_try_fn fn, uintptr_t caller)
+{
+    void *key = bit_key(address, bit);
+    RTI_LOCK_BODY_AT(caller, key, RT_LOCK_GBITLOCK, RTI_AS_IS, RT_ACQ_TRY, call_bit_try(fn, address, bit), TRUE_OK);
+}
+
+static int bit_unlock_body(void *address, int bit, int pointer, bit_fn fn, const char *call, uintptr_t caller)
+{
+    void *key = bit_key(address, bit);
+    RTI_UNLOCK_BODY_AT(caller, key, call_bit(fn, address, bit), call, !bit_set(address, bit, pointer), NEVER_REJECTED);
+}
+
+#define BIT_ENTRIES(lock, trylock, unlock, pointer)                                               \
+    RTI_EXPORT void lock(void *address, int bit)                                                  \
+    {                                                                                             \
+        bit_fn fn = REAL(lock, bit_fn);                                                           \
+        if (fn)                                                                                   \
+            bit_lock_body(address, bit, (pointer), fn, RTI_CALLER());                             \
+    }                                                                                             \
+    RTI_EXPORT int trylock(void *address, int bit)                                                \
+    {                                                                                             \
+        bit_try_fn fn = REAL(trylock, bit_try_fn);                                                \
+        return fn ? bit_trylock_body(address, bit, fn, RTI_CALLER()) : 0;                         \
+    }                                                                                             \
+    RTI_EXPORT void unlock(void *address, int bit)                                                \
+    {                                                                                             \
+        bit_fn fn = REAL(unlock, bit_fn);                                                         \
+        if (fn)                                                                                   \
+            bit_unlock_body(address, bit, (pointer), fn, #unlock, RTI_CALLER());                  \
+    }
+
+BIT_ENTRIES(g_bit_lock, g_bit_trylock, g_bit_unlock, 0)
+BIT_ENTRIES(g_pointer_bit_lock, g_pointer_bit_trylock, g_pointer_bit_unlock, 1)
