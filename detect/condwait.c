@@ -107,9 +107,10 @@ static void add_side(struct side *sides, unsigned *n, unsigned cap, struct side 
             memcpy(s->comm, sides[i].comm, sizeof s->comm);
             return;
         }
+    if (*n == cap)
+        return; /* full: not kept, its name read only if it is reported */
     rt_thread_comm(s->tid, s->comm, sizeof s->comm); /* only what is new reads it */
-    if (*n < cap)
-        sides[(*n)++] = *s;
+    sides[(*n)++] = *s;
 }
 
 /* Is lock_id held at every place the condition is signalled from? A
@@ -151,8 +152,16 @@ static const struct rt_lock *live(const struct side *s)
 static void report(int tid, const struct rt_lock *obj, uintptr_t obj_addr, const struct side *wait,
                    const struct side *sig)
 {
-    char odesc[512], lname[160], oname[160];
+    char odesc[512], lname[160], oname[160], wbuf[32], sbuf[32];
     const char *wcomm = wait->comm, *scomm = sig->comm;
+    if (!wcomm[0]) { /* a pair the table had no room for */
+        rt_thread_comm(wait->tid, wbuf, sizeof wbuf);
+        wcomm = wbuf;
+    }
+    if (!scomm[0]) {
+        rt_thread_comm(sig->tid, sbuf, sizeof sbuf);
+        scomm = sbuf;
+    }
     rt_lock_describe(obj, obj_addr, odesc, sizeof odesc);
     rt_lock_name(live(wait), wait->addr, lname, sizeof lname);
     rt_lock_name(obj, obj_addr, oname, sizeof oname);
