@@ -23,9 +23,4 @@ void rt_on_event_wait_end(struct rt_thread *t);
 /* For the watchdog: the threads known to signal obj (its id: id), newest
  * first, up to max; their tids in tids, where they signalled in sites. */
 unsigned rt_event_signallers(const struct rt_lock *obj, uint64_t id, int *tids, rt_stack_id *sites, unsigned max);
-
-static inline int rt_lock_type_is_event(enum rt_lock_type type)
-{
-    return rt_lock_type_cond(type) || type == RT_LOCK_SEM;
-}
 #endif

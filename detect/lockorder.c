@@ -743,7 +743,7 @@ void rt_lockorder_forget(const struct rt_lock *l)
 {
     if (rt_opt.lock_classes == RT_CLASSES_SITE || !__atomic_load_n(&chains, __ATOMIC_ACQUIRE))
         return;
-    if (rt_lock_collapsed_group(l) || rt_lock_type_is_event((enum rt_lock_type)l->type))
+    if (rt_lock_collapsed_group(l) || rt_lock_type_is_event(l->type))
         return; /* its node is its group's, which the other members share; conditions have none */
     struct lo_node *n = find_node_published(l);
     if (!n)

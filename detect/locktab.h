@@ -43,6 +43,12 @@ static inline int rt_lock_type_cond(unsigned type)
     return type == RT_LOCK_COND || type == RT_LOCK_GCOND;
 }
 
+/* Waited on and signalled, never held (condwait.c): no order node. */
+static inline int rt_lock_type_is_event(unsigned type)
+{
+    return rt_lock_type_cond(type) || type == RT_LOCK_SEM;
+}
+
 /* 64 bytes: with a million locks each byte is a megabyte to fault in. */
 struct lo_node;
 struct rt_lock {

@@ -51,7 +51,7 @@ int rti_resolving_here(void)
 }
 
 /* Not inlined and never a tail call: RTLD_NEXT is relative to the caller. */
-__attribute__((noinline, optimize("no-optimize-sibling-calls"))) static void *next_symbol(const char *name)
+__attribute__((noinline, optimize("no-optimize-sibling-calls"))) RT_HIDDEN void *rti_next_symbol(const char *name)
 {
     void *p = dlsym(RTLD_NEXT, name);
     __asm__ volatile("" ::"r"(p) : "memory");
@@ -70,7 +70,7 @@ __attribute__((noinline, optimize("no-optimize-sibling-calls"))) static void *ne
 
 #define RESOLVE_VERSIONED(field, name, version) \
     rti_real.field = (__typeof__(rti_real.field))next_versioned(name, version)
-#define RESOLVE(field, name) rti_real.field = (__typeof__(rti_real.field))next_symbol(name)
+#define RESOLVE(field, name) rti_real.field = (__typeof__(rti_real.field))rti_next_symbol(name)
 
 RT_HIDDEN void rti_resolve(void)
 {

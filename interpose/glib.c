@@ -7,7 +7,6 @@
  * pass straight through (the guard), so each lock is one lock, at the
  * address of the program's GRecMutex or GRWLock. */
 #include "lockwrap.h"
-#include <dlfcn.h>
 
 typedef union { void *p; unsigned i[2]; } g_mutex;
 
@@ -17,7 +16,7 @@ static void *glib_real(const char *name, void *_Atomic *slot)
     void *fn = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
     if (unlikely(!fn)) {
         rti_guard++; /* dlsym may allocate */
-        fn = dlsym(RTLD_NEXT, name);
+        fn = rti_next_symbol(name);
         rti_guard--;
         __atomic_store_n(slot, fn, __ATOMIC_RELEASE);
     }

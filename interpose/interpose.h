@@ -107,6 +107,9 @@ RT_HIDDEN void *rti_arena_alloc(size_t size, size_t align);
 RT_HIDDEN int rti_arena_owns(const void *p);
 RT_HIDDEN size_t rti_arena_size(const void *p);
 RT_HIDDEN int rti_resolving_here(void);
+/* dlsym(RTLD_NEXT, name) as the runtime's own call (never a tail call:
+ * RTLD_NEXT is relative to the caller), for functions found at first use. */
+RT_HIDDEN void *rti_next_symbol(const char *name);
 
 /* Resolves (and sets up) if needed; 0 while the real functions are still
  * unknown (a call made from inside the resolver itself). */

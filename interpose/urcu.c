@@ -3,7 +3,6 @@
  * become rcucheck events. With _LGPL_SOURCE they are inlined and unseen. */
 #include "interpose.h"
 #include "rcucheck.h"
-#include <dlfcn.h>
 
 struct urcu_head;
 typedef void (*urcu_cb)(struct urcu_head *);
@@ -20,17 +19,10 @@ struct urcu_flavor_fns {
 static struct urcu_flavor_fns real_fns[RT_RCU_FLAVORS];
 
 /* liburcu may be loaded late (dlopen): resolve at first use. */
-__attribute__((noinline)) static void *urcu_real(const char *name)
-{
-    void *p = dlsym(RTLD_NEXT, name);
-    __asm__ volatile("" ::"r"(p) : "memory");
-    return p;
-}
-
 #define REAL(f, member, name)                                                             \
     (__atomic_load_n(&real_fns[f].member, __ATOMIC_ACQUIRE)                               \
          ? real_fns[f].member                                                             \
-         : (__atomic_store_n(&real_fns[f].member, (__typeof__(real_fns[f].member))urcu_real(name), \
+         : (__atomic_store_n(&real_fns[f].member, (__typeof__(real_fns[f].member))rti_next_symbol(name), \
                              __ATOMIC_RELEASE),                                           \
             real_fns[f].member))
 
@@ -132,7 +124,7 @@ static void *(*real_cmpxchg)(void **, void *, void *);
 RTI_EXPORT void *rcu_dereference_sym(void *p)
 {
     if (!real_deref)
-        real_deref = (void *(*)(void *))urcu_real("rcu_dereference_sym");
+        real_deref = (void *(*)(void *))rti_next_symbol("rcu_dereference_sym");
     void *v = real_deref(p);
     struct rt_thread *t = rti_self_unguarded();
     if (likely(t && rt_rcu_dereference_fast(t, v, RTI_CALLER())))
@@ -147,7 +139,7 @@ RTI_EXPORT void *rcu_dereference_sym(void *p)
 RTI_EXPORT void *rcu_set_pointer_sym(void **p, void *v)
 {
     if (!real_set)
-        real_set = (void *(*)(void **, void *))urcu_real("rcu_set_pointer_sym");
+        real_set = (void *(*)(void **, void *))rti_next_symbol("rcu_set_pointer_sym");
     struct rt_thread *t = rti_enter();
     if (t) {
         rt_rcu_publish(t, __atomic_load_n(p, __ATOMIC_RELAXED), v, RTI_CALLER());
@@ -159,7 +151,7 @@ RTI_EXPORT void *rcu_set_pointer_sym(void **p, void *v)
 RTI_EXPORT void *rcu_xchg_pointer_sym(void **p, void *v)
 {
     if (!real_xchg)
-        real_xchg = (void *(*)(void **, void *))urcu_real("rcu_xchg_pointer_sym");
+        real_xchg = (void *(*)(void **, void *))rti_next_symbol("rcu_xchg_pointer_sym");
     void *old = real_xchg(p, v);
     struct rt_thread *t = rti_enter();
     if (t) {
@@ -172,7 +164,7 @@ RTI_EXPORT void *rcu_xchg_pointer_sym(void **p, void *v)
 RTI_EXPORT void *rcu_cmpxchg_pointer_sym(void **p, void *old, void *v)
 {
     if (!real_cmpxchg)
-        real_cmpxchg = (void *(*)(void **, void *, void *))urcu_real("rcu_cmpxchg_pointer_sym");
+        real_cmpxchg = (void *(*)(void **, void *, void *))rti_next_symbol("rcu_cmpxchg_pointer_sym");
     void *seen = real_cmpxchg(p, old, v);
     struct rt_thread *t;
     if (seen == old && (t = rti_enter())) {

@@ -205,6 +205,10 @@ int rtdd_run_main(int argc, char **argv)
     snprintf(newpreload, sizeof newpreload, "%s%s%s", runtime, preload && *preload ? ":" : "",
              preload ? preload : "");
     setenv("LD_PRELOAD", newpreload, 1);
+    /* GLib before 2.76 keeps g_slice memory in its own chunks: freeing an
+     * object that holds a lock would never reach free(). As under
+     * Valgrind, slices become malloc'ed blocks (unless the user said). */
+    setenv("G_SLICE", "always-malloc", 0);
     execv(program, argv + i);
     int e = errno;
     fprintf(stderr, "rtdd run: cannot run '%s': %s\n", program, strerror(e));
