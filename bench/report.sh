@@ -285,8 +285,8 @@ awk -F, 'NR > 1 { print $1 "," $2 "," $3 }' "$rcu" | awk '!s[$0]++' | while IFS=
     done
     echo
 done
-r1n=$(get "$micro" rcu_read1 native 5); r1r=$(get "$micro" rcu_read1 rtdd 5)
-[ "$r1n" != nan ] && printf '\nlibrtdd_rcu read pair under the rtdd runtime (preloaded, in the micro run above): %s ns natively, %s ns with `rtdd run` (%sx).\n' "$r1n" "$r1r" "$(fmt "$(get "$micro" rcu_read1 rtdd 6)")"
+r1n=$(get "$micro" rcu_read1 native 5); r1r=$(get "$micro" rcu_read1 rtdd 5); r1u=$(get "$micro" rcu_read1 urcu-memb 5)
+[ "$r1n" != nan ] && printf '\nlibrtdd_rcu read pair (lock + one rcu_dereference + unlock) under the rtdd runtime (preloaded, in the micro run above): %s ns natively, %s ns with `rtdd run` (%sx), liburcu'"'"'s urcu-memb %s ns in the same rounds (%sx).\n' "$r1n" "$r1r" "$(fmt "$(get "$micro" rcu_read1 rtdd 6)")" "$r1u" "$(fmt "$(get "$micro" rcu_read1 urcu-memb 6)")"
 fi
 echo
 echo "## Closing note"

@@ -76,6 +76,8 @@ extern int (*rt_lock_object_unlocked)(const struct rt_lock *l);
 int rt_lock_is_held(const struct rt_lock *l);
 /* The same from the held-lock records alone, without reading the lock. */
 int rt_lock_is_held_by_record(const struct rt_lock *l);
+/* Does t hold the lock at addr (in any mode)? lockdep_is_held(). */
+int rt_lock_held_by(const struct rt_thread *t, uintptr_t addr);
 
 /* In a forked child (the only thread left is self): reports locks other
  * threads held at the fork (INFO) and resets the thread registry. */

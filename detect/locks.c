@@ -475,6 +475,14 @@ int rt_lock_is_held_by_record(const struct rt_lock *l)
     return rt_lock_owner(l, NULL) != 0 || rt_lock_readers(l, NULL, NULL) > 0;
 }
 
+int rt_lock_held_by(const struct rt_thread *t, uintptr_t addr)
+{
+    for (unsigned i = 0; i < t->nheld; i++)
+        if (t->held[i].addr == addr && rt_held_live(&t->held[i]))
+            return 1;
+    return 0;
+}
+
 int rt_lock_is_held(const struct rt_lock *l)
 {
     int (*unlocked)(const struct rt_lock *) = __atomic_load_n(&rt_lock_object_unlocked, __ATOMIC_ACQUIRE);

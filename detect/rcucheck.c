@@ -432,11 +432,34 @@ void rt_rcu_read_exit(struct rt_thread *t, enum rt_rcu_flavor f, uintptr_t pc)
         rt_on_lock_release(t, (uintptr_t)&anchors[f][0], pc);
 }
 
-void rt_rcu_dereference(struct rt_thread *t, const void *value, uintptr_t pc)
+int rt_rcu_flavor_seen(enum rt_rcu_flavor f)
+{
+    return (__atomic_load_n(&flavors_used, __ATOMIC_RELAXED) >> f) & 1;
+}
+
+void rt_rcu_dereference_unprotected(struct rt_thread *t, const void *slot, const void *value,
+                                    enum rt_rcu_deref_form form, uintptr_t pc)
 {
     struct rt_rcu_section s;
-    if (!value || !rt_rcu_section_of(t, &s))
+    /* rcu_dereference_check()'s condition is an alternative to a section. */
+    if (form == RT_DEREF_CHECK_FAILED && rt_rcu_section_of(t, &s)) {
+        rt_rcu_dereference(t, slot, value, pc);
         return;
+    }
+    rt_rcu_mark_in_use();
+    rt_rcuptr_deref_outside(t, slot, value, form, pc);
+}
+
+void rt_rcu_dereference(struct rt_thread *t, const void *slot, const void *value, uintptr_t pc)
+{
+    struct rt_rcu_section s;
+    if (!value)
+        return;
+    if (!rt_rcu_section_of(t, &s)) {
+        rt_rcuptr_deref_outside(t, slot, value, RT_DEREF_PLAIN, pc);
+        return;
+    }
+    rt_rcuptr_deref_inside(t, slot, value, pc);
     rt_rcu_note_referenced((uintptr_t)value, s.clock);
     rt_site_stack(t, pc); /* captured now: reports name the site later */
     unsigned i = t->rcu.nderef % RT_RCU_DEREFS;
@@ -483,24 +506,26 @@ static void keep_published(const void *old, const void *fresh)
                          (uintptr_t)fresh, __ATOMIC_RELAXED);
 }
 
-void rt_rcu_publish(struct rt_thread *t, const void *old, const void *fresh, uintptr_t pc)
+void rt_rcu_publish(struct rt_thread *t, const void *slot, const void *old, const void *fresh, enum rt_rcu_update op,
+                    uintptr_t pc)
 {
     rt_rcu_mark_in_use();
+    rt_rcuptr_write(t, slot, old, fresh, op, pc);
     keep_published(old, fresh);
     if (!old) {
         if (fresh)
             rt_rcu_note_referenced((uintptr_t)fresh, rcu_clock());
         return;
     }
-    unsigned slot = (unsigned)(rt_hash64((uintptr_t)old) & (UNPUB_SLOTS - 1));
+    unsigned u = (unsigned)(rt_hash64((uintptr_t)old) & (UNPUB_SLOTS - 1));
     rt_stack_id stack = rt_site_stack(t, pc);
     uint64_t clock = rt_rcu_tick();
     rt_rcu_note_referenced((uintptr_t)old, clock);
     note_published(clock);
     rt_spin_lock(&unpub_lock);
-    unpub[slot].clock = clock;
-    unpub[slot].stack = stack;
-    __atomic_store_n(&unpub[slot].ptr, (uintptr_t)old, __ATOMIC_RELAXED);
+    unpub[u].clock = clock;
+    unpub[u].stack = stack;
+    __atomic_store_n(&unpub[u].ptr, (uintptr_t)old, __ATOMIC_RELAXED);
     rt_spin_unlock(&unpub_lock);
 }
 
@@ -559,7 +584,8 @@ static void take_unpublished(unsigned slot, uint64_t *clock, rt_stack_id *stack)
 
 void rt_rcu_on_free(struct rt_thread *t, uintptr_t start, size_t len, uintptr_t pc)
 {
-    (void)pc;
+    if (rt_rcuptr_may_overlap(start, len))
+        rt_rcuptr_on_free(t, start, len, pc);
     if (t->rcu.in_callback)
         return; /* a callback runs after its grace period by definition */
     if (!rt_rcu_may_reference(start, len))
@@ -663,4 +689,5 @@ void rt_rcucheck_after_fork(void)
 {
     rt_spin_reinit(&unpub_lock);
     rt_rcucallbacks_after_fork();
+    rt_rcuptr_after_fork();
 }

@@ -8,6 +8,7 @@
 #include "engine.h"
 #include "freegate.h"
 #include "linefilter.h"
+#include "rcuptr.h"
 #include "thread.h"
 #include <stddef.h>
 #include <stdint.h>
@@ -100,10 +101,17 @@ void rt_rcu_read_enter(struct rt_thread *t, enum rt_rcu_flavor f, uintptr_t pc);
 void rt_rcu_read_exit(struct rt_thread *t, enum rt_rcu_flavor f, uintptr_t pc);
 /* rcu_read_unlock() outside any section. */
 void rt_rcu_read_unbalanced(struct rt_thread *t, uintptr_t pc);
-void rt_rcu_dereference(struct rt_thread *t, const void *value, uintptr_t pc);
-/* rcu_assign_pointer/xchg: old is the pointer being replaced (unpublished)
- * by fresh. */
-void rt_rcu_publish(struct rt_thread *t, const void *old, const void *fresh, uintptr_t pc);
+/* value loaded from slot (NULL: the API passes the value alone). */
+void rt_rcu_dereference(struct rt_thread *t, const void *slot, const void *value, uintptr_t pc);
+/* rcu_dereference_check/_protected whose condition is false. */
+void rt_rcu_dereference_unprotected(struct rt_thread *t, const void *slot, const void *value,
+                                    enum rt_rcu_deref_form form, uintptr_t pc);
+/* rcu_assign_pointer/xchg/cmpxchg of fresh into slot (NULL: unknown): old
+ * is the pointer being replaced (unpublished). */
+void rt_rcu_publish(struct rt_thread *t, const void *slot, const void *old, const void *fresh, enum rt_rcu_update op,
+                    uintptr_t pc);
+/* Has a program used flavour f? */
+int rt_rcu_flavor_seen(enum rt_rcu_flavor f);
 /* synchronize_rcu (barrier = 0) or rcu_barrier (barrier = 1). */
 void rt_rcu_wait_begin(struct rt_thread *t, enum rt_rcu_flavor f, int barrier, uintptr_t pc);
 void rt_rcu_wait_end(struct rt_thread *t, enum rt_rcu_flavor f, int barrier, uintptr_t pc);
@@ -212,10 +220,12 @@ RT_FAST int rt_rcu_read_exit_fast(struct rt_thread *t, enum rt_rcu_flavor f)
 
 RT_FAST int rt_rcu_dereference_fast(struct rt_thread *t, const void *value, uintptr_t pc)
 {
-    if (!__atomic_load_n(&t->rcu.depth, __ATOMIC_RELAXED))
-        return !t->rcu_slot || !value; /* outside a section the runtime tracks */
     if (!value)
-        return 1; /* NULL: nothing to remember */
+        return 1; /* NULL: nothing to remember, nothing to check */
+    /* Outside a section the runtime tracks: checked (or the slot's section) */
+    if (!__atomic_load_n(&t->rcu.depth, __ATOMIC_RELAXED) ||
+        __builtin_expect(__atomic_load_n(&rt_rcuptr_dangling, __ATOMIC_RELAXED) != 0, 0))
+        return 0;
     unsigned slot = (unsigned)(pc >> 2) & (RT_SITE_CACHE - 1);
     if (__builtin_expect(t->rcu.sites[slot].pc != pc ||
                              !rt_rcu_referenced_known((uintptr_t)value, __atomic_load_n(&t->rcu.enter_clock, __ATOMIC_RELAXED)),

@@ -1,5 +1,8 @@
 #include "rcu_private_read.h" /* before <rtdd/rcu.h> */
 #include "thread.h"
+#include "rcuptr.h"
+#include "raw_syscall.h"
+#include <sys/syscall.h>
 #include "rcucheck.h"
 #include "rt_alloc.h"
 #include "rt_common.h"
@@ -70,6 +73,11 @@ struct rt_thread *rt_thread_new(int tid)
     t->tid = tid;
     static _Atomic uint64_t salts;
     t->order_salt = rt_hash64(__atomic_add_fetch(&salts, 1, __ATOMIC_RELAXED));
+    /* Threads are known from their first call into the runtime; the main
+     * thread was there before anything. */
+    t->rcuptr_birth = tid == (int)rt_raw_syscall6(SYS_getpid, 0, 0, 0, 0, 0, 0)
+                          ? 0
+                          : __atomic_load_n(&rt_rcuptr_clock, __ATOMIC_RELAXED);
     t->rcu.cpu_id = rt_cpu_thread_word();
     t->held = t->held_inline;
     t->held_cap = RT_HELD_INLINE;

@@ -50,6 +50,7 @@ struct rt_held {
 struct rt_thread {
     int tid;
     uint64_t order_salt; /* mixed into chain keys: the chain cache is per thread (lockorder.c) */
+    uint64_t rcuptr_birth; /* RCU pointer writes up to this clock came before the thread (rcuptr.h) */
     int untracked;                  /* out of memory for the held stack: stop checking */
     unsigned nheld, held_cap;
     struct rt_held *held;           /* held_inline, or a larger array once it overflows */

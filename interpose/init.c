@@ -42,6 +42,7 @@ static void at_exit(void)
     /* A report another thread has begun is written before the process ends. */
     rt_report_wait_in_flight(3000);
     rt_lockorder_report_latent();
+    rt_rcuptr_at_exit();
     rt_report_exit_summary(getpid());
     if (rt_report_errors() > 0) {
         fflush(stdout);

@@ -61,7 +61,8 @@ static inline void lifetime_ends(void *p, uintptr_t pc)
     /* Up to 1.5 KiB the lock lines are one load. */
     if (((checks & RT_FREE_LOCKS) && (size <= RT_MEDIUM_RANGE ? rt_locktab_may_overlap_medium((uintptr_t)p, size)
                                                               : rt_locktab_may_overlap((uintptr_t)p, size))) ||
-        ((checks & RT_FREE_RCU) && rt_rcu_may_reference((uintptr_t)p, size)))
+        ((checks & RT_FREE_RCU) &&
+         (rt_rcu_may_reference((uintptr_t)p, size) || rt_rcuptr_may_overlap((uintptr_t)p, size))))
         check_freed_block(p, size, pc);
 }
 
@@ -116,7 +117,8 @@ static inline int free_needs_no_check(void *p)
         unlikely(((const size_t *)p)[-1] > SMALL_CHUNK_WORD))
         return 0;
     return !(((checks & RT_FREE_LOCKS) && rt_locktab_may_overlap_small((uintptr_t)p)) ||
-             ((checks & RT_FREE_RCU) && rt_rcu_may_reference_small((uintptr_t)p)));
+             ((checks & RT_FREE_RCU) && (rt_rcu_may_reference_small((uintptr_t)p) ||
+                                         rt_filter_may_overlap_small(rt_rcuptr_filter, (uintptr_t)p))));
 }
 
 __attribute__((noinline)) static void free_checked(void *p, uintptr_t pc)

@@ -56,19 +56,20 @@ static inline __attribute__((always_inline)) void record_read_exit(uintptr_t cal
     read_exit_general(caller);
 }
 
-__attribute__((noinline)) static void dereference_general(const void *value, uintptr_t caller)
+__attribute__((noinline)) static void dereference_general(const void *value, const void *slot, uintptr_t caller)
 {
     HOOK_ENTER();
-    rt_rcu_dereference(t, value, caller);
+    rt_rcu_dereference(t, slot, value, caller);
     rti_leave();
 }
 
-static inline __attribute__((always_inline)) void record_dereference(const void *value, uintptr_t caller)
+static inline __attribute__((always_inline)) void record_dereference(const void *value, const void *slot,
+                                                                      uintptr_t caller)
 {
     struct rt_thread *self = rti_self_unguarded();
     if (likely(self && rt_rcu_dereference_fast(self, value, caller)))
         return;
-    dereference_general(value, caller);
+    dereference_general(value, slot, caller);
 }
 
 static void read_enter(const void *caller, unsigned int depth)
@@ -93,14 +94,39 @@ static void read_unbalanced(const void *caller)
 
 static void dereference(const void *value, const void *slot, const void *caller)
 {
-    (void)slot;
-    record_dereference(value, (uintptr_t)caller);
+    record_dereference(value, slot, (uintptr_t)caller);
+}
+
+static void dereference_unprotected(const void *value, const void *slot, const void *caller, int protected_form)
+{
+    HOOK_ENTER();
+    rt_rcu_dereference_unprotected(t, slot, value, protected_form ? RT_DEREF_PROTECTED_FAILED : RT_DEREF_CHECK_FAILED,
+                                   (uintptr_t)caller);
+    rti_leave();
+}
+
+static int lock_held(const void *lock)
+{
+    struct rt_thread *t = rti_enter();
+    if (!t)
+        return 1; /* cannot tell from inside the runtime: do not accuse */
+    int held = rt_lock_held_by(t, (uintptr_t)lock);
+    rti_leave();
+    return held;
 }
 
 static void publish(const void *value, const void *slot, const void *caller)
 {
     HOOK_ENTER();
-    rt_rcu_publish(t, __atomic_load_n((void *const *)slot, __ATOMIC_RELAXED), value, (uintptr_t)caller);
+    rt_rcu_publish(t, slot, __atomic_load_n((void *const *)slot, __ATOMIC_RELAXED), value, RT_RCU_ASSIGN,
+                   (uintptr_t)caller);
+    rti_leave();
+}
+
+static void publish_atomic(const void *old, const void *value, const void *slot, const void *caller, int cmpxchg)
+{
+    HOOK_ENTER();
+    rt_rcu_publish(t, slot, old, value, cmpxchg ? RT_RCU_CMPXCHG : RT_RCU_XCHG, (uintptr_t)caller);
     rti_leave();
 }
 
@@ -330,7 +356,7 @@ RTI_EXPORT void rtdd_rcu_read_unlock_slow(unsigned int depth_before)
 RTI_EXPORT void rtdd_rcu_debug_dereference(const void *value, const void *slot)
 {
     if (likely(__atomic_load_n(&read_side_direct, __ATOMIC_ACQUIRE))) {
-        record_dereference(value, call_site(rti_self_unguarded(), RTI_CALLER()));
+        record_dereference(value, slot, call_site(rti_self_unguarded(), RTI_CALLER()));
         return;
     }
     debug_dereference_fn lib = LIB(debug_dereference, RTI_CALLER());
@@ -344,6 +370,9 @@ static const struct rtdd_rcu_debug_ops ops = {
     .read_unbalanced = read_unbalanced,
     .dereference = dereference,
     .publish = publish,
+    .dereference_unprotected = dereference_unprotected,
+    .lock_held = lock_held,
+    .publish_atomic = publish_atomic,
     .sync_begin = sync_begin,
     .sync_end = sync_end,
     .call_enqueue = call_enqueue,
@@ -365,6 +394,8 @@ static const char *const hook_callers[] = {
     "rcu_barrier",               "rtdd_rcu_read_lock_slow",
     "rtdd_rcu_read_unlock_slow", "rtdd_rcu_read_unbalanced",
     "rtdd_rcu_debug_dereference", "rtdd_rcu_debug_publish",
+    "rtdd_rcu_debug_dereference_unprotected", "rtdd_lock_is_held",
+    "rtdd_rcu_debug_publish_atomic",
 };
 
 static void skip_linked_in_library(void)

@@ -115,6 +115,18 @@ URCU_FLAVOR(RT_RCU_BP, bp)
 URCU_FLAVOR(RT_RCU_QSBR, qsbr)
 URCU_FLAVOR(RT_RCU_SIGNAL, signal)
 
+/* QSBR readers are in a read section whenever they are online, without
+ * a call that says so: a registration is what shows them. */
+RTI_EXPORT void urcu_qsbr_register_thread(void)
+{
+    static void (*real_register)(void);
+    if (!real_register)
+        real_register = (void (*)(void))rti_next_symbol("urcu_qsbr_register_thread");
+    __atomic_store_n(&rt_rcu_qsbr_registered, 1, __ATOMIC_RELAXED);
+    if (real_register)
+        real_register();
+}
+
 /* The pointer operations are shared by all flavours. */
 static void *(*real_deref)(void *);
 static void *(*real_set)(void **, void *);
@@ -130,7 +142,7 @@ RTI_EXPORT void *rcu_dereference_sym(void *p)
     if (likely(t && rt_rcu_dereference_fast(t, v, RTI_CALLER())))
         return v;
     if ((t = rti_enter())) {
-        rt_rcu_dereference(t, v, RTI_CALLER());
+        rt_rcu_dereference(t, NULL, v, RTI_CALLER()); /* the value alone: found by what it holds */
         rti_leave();
     }
     return v;
@@ -142,7 +154,7 @@ RTI_EXPORT void *rcu_set_pointer_sym(void **p, void *v)
         real_set = (void *(*)(void **, void *))rti_next_symbol("rcu_set_pointer_sym");
     struct rt_thread *t = rti_enter();
     if (t) {
-        rt_rcu_publish(t, __atomic_load_n(p, __ATOMIC_RELAXED), v, RTI_CALLER());
+        rt_rcu_publish(t, p, __atomic_load_n(p, __ATOMIC_RELAXED), v, RT_RCU_ASSIGN, RTI_CALLER());
         rti_leave();
     }
     return real_set(p, v);
@@ -155,7 +167,7 @@ RTI_EXPORT void *rcu_xchg_pointer_sym(void **p, void *v)
     void *old = real_xchg(p, v);
     struct rt_thread *t = rti_enter();
     if (t) {
-        rt_rcu_publish(t, old, v, RTI_CALLER());
+        rt_rcu_publish(t, p, old, v, RT_RCU_XCHG, RTI_CALLER());
         rti_leave();
     }
     return old;
@@ -168,7 +180,7 @@ RTI_EXPORT void *rcu_cmpxchg_pointer_sym(void **p, void *old, void *v)
     void *seen = real_cmpxchg(p, old, v);
     struct rt_thread *t;
     if (seen == old && (t = rti_enter())) {
-        rt_rcu_publish(t, old, v, RTI_CALLER());
+        rt_rcu_publish(t, p, old, v, RT_RCU_CMPXCHG, RTI_CALLER());
         rti_leave();
     }
     return seen;

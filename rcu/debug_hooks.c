@@ -38,3 +38,24 @@ void rtdd_rcu_debug_publish(const void *value, const void *slot)
     if (ops && ops->publish)
         ops->publish(value, slot, __builtin_return_address(0));
 }
+
+void rtdd_rcu_debug_dereference_unprotected(const void *value, const void *slot, int protected_form)
+{
+    const struct rtdd_rcu_debug_ops *ops = rtdd_rcu_hooks();
+    if (ops && ops->dereference_unprotected)
+        ops->dereference_unprotected(value, slot, __builtin_return_address(0), protected_form);
+}
+
+/* Without a checker nothing says otherwise: a condition built on it holds. */
+int rtdd_lock_is_held(const void *lock)
+{
+    const struct rtdd_rcu_debug_ops *ops = rtdd_rcu_hooks();
+    return ops && ops->lock_held ? ops->lock_held(lock) : 1;
+}
+
+void rtdd_rcu_debug_publish_atomic(const void *old, const void *value, const void *slot, int cmpxchg)
+{
+    const struct rtdd_rcu_debug_ops *ops = rtdd_rcu_hooks();
+    if (ops && ops->publish_atomic)
+        ops->publish_atomic(old, value, slot, __builtin_return_address(0), cmpxchg);
+}

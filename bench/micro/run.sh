@@ -18,7 +18,7 @@ rcubench=${RCUBENCH:-$bindir/rcubench-rtdd-dyn} # linked with librtdd_rcu.so: ch
 logs=$bindir/logs; mkdir -p "$logs"
 quick=${QUICK:-0}
 if [ "$quick" = 1 ]; then rounds=${ROUNDS:-3}; vg_rounds=1; scale=10; rcu_s=0.2; else rounds=${ROUNDS:-5}; vg_rounds=$rounds; scale=1; rcu_s=0.5; fi
-tools="native rtdd tsan helgrind drd"
+tools="native rtdd tsan helgrind drd urcu-memb"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 # name | micro workload | iterations (native, rtdd) | tsan divisor | valgrind divisor (0: not run)
@@ -64,6 +64,7 @@ run_tool() {
     case $w:$tool in
     rcu:native) cmd=("$rcubench" read 1 "$rcu_s") ;;
     rcu:rtdd) cmd=(env RTDD_OPTIONS=print_summary=0 "$rtdd" run -- "$rcubench" read 1 "$rcu_s") ;;
+    rcu:urcu-memb) cmd=("$bindir/rcubench-urcu-memb" read 1 "$rcu_s") ;; # the peer, in the same rounds
     rcuplain:native) cmd=("$rcubench" plain "$n") ;;
     rcuplain:rtdd) cmd=(env RTDD_OPTIONS=print_summary=0 "$rtdd" run -- "$rcubench" plain "$n") ;;
     gmutex_pair:native) cmd=("$gmutex" "$w" "$n") ;;
@@ -101,6 +102,7 @@ printf '%s\n' "$workloads" | while IFS='|' read -r name w iters tdiv vdiv; do
             case $tool in
             tsan) [ "$tdiv" = 0 ] && continue; n=$((iters / tdiv)) ;;
             helgrind | drd) [ "$vdiv" = 0 ] || [ "$r" -gt "$vg_rounds" ] && continue; n=$((iters / vdiv)) ;;
+            urcu-memb) [ "$w" = rcu ] || continue ;; # liburcu's read side: the RCU rows' peer
             esac
             [ "$w" = rcu ] && n=0 # runs rcu_s seconds
             run_tool "$tool" "$w" "$n" "$tmp/$name.$tool.$r" $(((r - 1) % ncpu))

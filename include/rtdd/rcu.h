@@ -179,10 +179,10 @@ static inline __attribute__((always_inline)) int rtdd_rcu_record_dereference(con
     if (__builtin_expect(r == NULL, 0))
         return 0;
     /* Outside a section there is nothing to remember (the ring would hand
-     * it to the next section). */
+     * it to the next section), but something to check: the runtime's. */
     uint64_t ctr = __atomic_load_n(&self->ctr, __ATOMIC_RELAXED);
     if (__builtin_expect(!(ctr & RTDD_RCU_NEST_MASK), 0))
-        return 1;
+        return value == NULL;
     /* The runtime notes a line's first reference after each step of its
      * clock (compared modulo 2^31). */
     uintptr_t line = ((uintptr_t)value >> RTDD_RCU_REC_LINE_SHIFT) & ((1u << RTDD_RCU_REC_LINE_BITS) - 1);
@@ -260,19 +260,68 @@ static inline unsigned int rcu_read_depth(void)
 extern const struct rtdd_rcu_debug_ops *rtdd_rcu_debug_ops_active;
 void rtdd_rcu_debug_dereference(const void *value, const void *slot);
 void rtdd_rcu_debug_publish(const void *value, const void *slot);
+void rtdd_rcu_debug_dereference_unprotected(const void *value, const void *slot, int protected_form);
+void rtdd_rcu_debug_publish_atomic(const void *old, const void *value, const void *slot, int cmpxchg);
 
-/* Load an RCU-protected pointer inside a read section. */
+/* Does the calling thread hold lock (a pthread mutex, rwlock or spinlock,
+ * or any lock the checker knows)? For the conditions of
+ * rcu_dereference_check() and rcu_dereference_protected(), which evaluate
+ * them only under the checker; without it, 1. */
+int rtdd_lock_is_held(const void *lock);
+#ifndef lockdep_is_held
+#define lockdep_is_held(lock) rtdd_lock_is_held((const void *)(lock))
+#endif
+
+#define rtdd_rcu_checking_() \
+    __builtin_expect(__atomic_load_n(&rtdd_rcu_debug_ops_active, __ATOMIC_RELAXED) != NULL, 0)
+
+/* Load an RCU-protected pointer inside a read section.  Under the checker,
+ * a dereference outside every read section is judged against the locks
+ * the pointer's updaters hold. */
 #define rcu_dereference(p)                                                    \
     __extension__({                                                           \
         __typeof__(p) rtdd_v_ = __atomic_load_n(&(p), __ATOMIC_CONSUME);      \
-        if (__builtin_expect(__atomic_load_n(&rtdd_rcu_debug_ops_active,      \
-                                             __ATOMIC_RELAXED) != NULL, 0)) { \
+        if (rtdd_rcu_checking_()) {                                           \
             uintptr_t rtdd_pc_;                                               \
             RTDD_RCU_HERE(rtdd_pc_);                                          \
             if (!rtdd_rcu_record_dereference((const void *)rtdd_v_, rtdd_pc_)) \
                 rtdd_rcu_debug_dereference((const void *)rtdd_v_,             \
                                            (const void *)&(p));               \
         }                                                                     \
+        rtdd_v_;                                                              \
+    })
+
+/* rcu_dereference(), legal outside a read section too where c holds (the
+ * kernel's meaning: c says what else protects the pointer here, e.g.
+ * lockdep_is_held(&updater_lock)); outside a section with c false it is
+ * reported. c is evaluated only under the checker, outside a section. */
+#define rcu_dereference_check(p, c)                                           \
+    __extension__({                                                           \
+        __typeof__(p) rtdd_v_ = __atomic_load_n(&(p), __ATOMIC_CONSUME);      \
+        if (rtdd_rcu_checking_()) {                                           \
+            uintptr_t rtdd_pc_;                                               \
+            RTDD_RCU_HERE(rtdd_pc_);                                          \
+            if (!rtdd_rcu_record_dereference((const void *)rtdd_v_, rtdd_pc_)) { \
+                if (rcu_read_depth())                                         \
+                    rtdd_rcu_debug_dereference((const void *)rtdd_v_,         \
+                                               (const void *)&(p));           \
+                else if (!(c))                                                \
+                    rtdd_rcu_debug_dereference_unprotected(                   \
+                        (const void *)rtdd_v_, (const void *)&(p), 0);        \
+            }                                                                 \
+        }                                                                     \
+        rtdd_v_;                                                              \
+    })
+
+/* The updater's load of an RCU pointer it protects by c (e.g.
+ * lockdep_is_held(&lock)): no ordering, no read section; under the
+ * checker, c false is reported. */
+#define rcu_dereference_protected(p, c)                                       \
+    __extension__({                                                           \
+        __typeof__(p) rtdd_v_ = __atomic_load_n(&(p), __ATOMIC_RELAXED);      \
+        if (rtdd_rcu_checking_() && !(c))                                     \
+            rtdd_rcu_debug_dereference_unprotected((const void *)rtdd_v_,     \
+                                                   (const void *)&(p), 1);    \
         rtdd_v_;                                                              \
     })
 
@@ -286,6 +335,31 @@ void rtdd_rcu_debug_publish(const void *value, const void *slot);
             rtdd_rcu_debug_publish((const void *)rtdd_n_, (const void *)&(p)); \
         __atomic_store_n(&(p), rtdd_n_, __ATOMIC_RELEASE);                    \
     } while (0)
+
+/* Publish v through *pp and return what it replaces, atomically (liburcu's
+ * rcu_xchg_pointer): updaters that all use it need no lock among
+ * themselves, each retires exactly the object it replaced. */
+#define rcu_xchg_pointer(pp, v)                                               \
+    __extension__({                                                           \
+        __typeof__(*(pp)) rtdd_o_ = __atomic_exchange_n((pp), (v), __ATOMIC_SEQ_CST); \
+        if (rtdd_rcu_checking_())                                             \
+            rtdd_rcu_debug_publish_atomic((const void *)rtdd_o_,              \
+                                          (const void *)*(pp), (const void *)(pp), 0); \
+        rtdd_o_;                                                              \
+    })
+
+/* Publish v through *pp if it still holds old; returns what it held
+ * (old on success), as liburcu's rcu_cmpxchg_pointer. */
+#define rcu_cmpxchg_pointer(pp, old, v)                                       \
+    __extension__({                                                           \
+        __typeof__(*(pp)) rtdd_e_ = (old), rtdd_n_ = (v);                      \
+        __atomic_compare_exchange_n((pp), &rtdd_e_, rtdd_n_, 0, __ATOMIC_SEQ_CST, \
+                                    __ATOMIC_SEQ_CST);                        \
+        if (rtdd_rcu_checking_() && rtdd_e_ == (old))                         \
+            rtdd_rcu_debug_publish_atomic((const void *)rtdd_e_,              \
+                                          (const void *)rtdd_n_, (const void *)(pp), 1); \
+        rtdd_e_;                                                              \
+    })
 
 /* Read an RCU pointer without dereferencing it (comparisons, NULL tests). */
 #define rcu_access_pointer(p) __atomic_load_n(&(p), __ATOMIC_RELAXED)

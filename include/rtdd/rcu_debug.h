@@ -61,6 +61,14 @@ struct rtdd_rcu_debug_ops {
     /* The calling thread's reader slot is about to be released (thread
      * exit or rcu_unregister_thread()), its word still as it was. */
     void (*slot_released)(void);
+    /* rcu_dereference_check(p, c) outside a read section (protected_form 0)
+     * or rcu_dereference_protected(p, c) (1) with c false. */
+    void (*dereference_unprotected)(const void *value, const void *slot, const void *caller, int protected_form);
+    /* lockdep_is_held(lock): does the calling thread hold the lock? */
+    int (*lock_held)(const void *lock);
+    /* rcu_xchg_pointer() (cmpxchg 0), or a successful rcu_cmpxchg_pointer()
+     * (1), replaced old with value in slot. */
+    void (*publish_atomic)(const void *old, const void *value, const void *slot, const void *caller, int cmpxchg);
 };
 
 /* Install (ops != NULL) or remove (NULL) the hooks; returns the previous ops. */

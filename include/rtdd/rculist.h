@@ -19,6 +19,17 @@ extern "C" {
 /* Value left in back links of deleted entries: a use faults at once. */
 #define RCU_LIST_POISON ((void *)0x100)
 
+/* The unlinking store of a deletion: readers need no ordering from it
+ * (what they reach was published before), but the checker must see the
+ * pointer stop holding the entry. */
+#define rtdd_rcu_unlink_store_(p, v)                                           \
+    do {                                                                       \
+        __typeof__(p) rtdd_u_ = (v);                                           \
+        if (rtdd_rcu_checking_())                                              \
+            rtdd_rcu_debug_publish((const void *)rtdd_u_, (const void *)&(p)); \
+        __atomic_store_n(&(p), rtdd_u_, __ATOMIC_RELAXED);                     \
+    } while (0)
+
 #define rcu_container_of(ptr, type, member) \
     ((type *)(void *)((char *)(ptr) - offsetof(type, member)))
 
@@ -69,7 +80,7 @@ static inline void rcu_list_add_tail(struct rcu_list_head *entry, struct rcu_lis
 static inline void rcu_list_del(struct rcu_list_head *entry)
 {
     struct rcu_list_head *prev = entry->prev, *next = entry->next;
-    __atomic_store_n(&prev->next, next, __ATOMIC_RELAXED);
+    rtdd_rcu_unlink_store_(prev->next, next);
     next->prev = prev;
     entry->prev = (struct rcu_list_head *)RCU_LIST_POISON;
 }
@@ -96,6 +107,15 @@ static inline void rcu_list_replace(struct rcu_list_head *old, struct rcu_list_h
     for ((pos) = rcu_list_entry(rcu_dereference((head)->next), __typeof__(*(pos)), member); \
          &(pos)->member != (head);                                             \
          (pos) = rcu_list_entry(rcu_dereference((pos)->member.next),           \
+                                __typeof__(*(pos)), member))
+
+/* The same, legal outside a read section where cond holds (e.g. the
+ * updaters' lock is held: lockdep_is_held(&lock)), as with
+ * rcu_dereference_check(). */
+#define rcu_list_for_each_entry_check(pos, head, member, cond)                 \
+    for ((pos) = rcu_list_entry(rcu_dereference_check((head)->next, cond), __typeof__(*(pos)), member); \
+         &(pos)->member != (head);                                             \
+         (pos) = rcu_list_entry(rcu_dereference_check((pos)->member.next, cond), \
                                 __typeof__(*(pos)), member))
 
 /* ---- hash list: singly headed, doubly linked ---- */
@@ -143,7 +163,7 @@ static inline void rcu_hlist_add_behind(struct rcu_hlist_node *node, struct rcu_
 static inline void rcu_hlist_del(struct rcu_hlist_node *node)
 {
     struct rcu_hlist_node *next = node->next;
-    __atomic_store_n(node->pprev, next, __ATOMIC_RELAXED);
+    rtdd_rcu_unlink_store_(*node->pprev, next);
     if (next)
         next->pprev = node->pprev;
     node->pprev = (struct rcu_hlist_node **)RCU_LIST_POISON;
@@ -166,6 +186,12 @@ static inline void rcu_hlist_replace(struct rcu_hlist_node *old, struct rcu_hlis
     for (struct rcu_hlist_node *rtdd_hn_ = rcu_dereference((head)->first);      \
          rtdd_hn_ && (((pos) = rcu_hlist_entry(rtdd_hn_, __typeof__(*(pos)), member)), 1); \
          rtdd_hn_ = rcu_dereference(rtdd_hn_->next))
+
+/* The same, legal outside a read section where cond holds. */
+#define rcu_hlist_for_each_entry_check(pos, head, member, cond)                \
+    for (struct rcu_hlist_node *rtdd_hn_ = rcu_dereference_check((head)->first, cond); \
+         rtdd_hn_ && (((pos) = rcu_hlist_entry(rtdd_hn_, __typeof__(*(pos)), member)), 1); \
+         rtdd_hn_ = rcu_dereference_check(rtdd_hn_->next, cond))
 
 #ifdef __cplusplus
 }

@@ -29,6 +29,10 @@ $(PROG_DIR)/rseq_own_area_glibc_off: tests/programs/rseq_own_area.c
 $(PROG_DIR)/glib_%: tests/programs/glib_%.c
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(PROG_CFLAGS) $(GLIB_CFLAGS) -o $@ $< $(GLIB_LIBS)
+# liburcu's QSBR flavour (the RCU cases build against urcu-memb).
+$(PROG_DIR)/urcu_qsbr_%: tests/programs/urcu_qsbr_%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC $@"; $(CC) $(PROG_CFLAGS) -o $@ $< -lurcu-qsbr
 $(PROG_DIR)/%: tests/programs/%.c
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(PROG_CFLAGS) -o $@ $<

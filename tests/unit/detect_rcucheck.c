@@ -25,8 +25,8 @@ START_TEST(freed_while_referenced)
     char *obj = malloc(64);
     rt_rcu_read_enter(reader, RT_RCU_RTDD, PC(1));
     ck_assert_uint_ne(rt_free_checks & RT_FREE_RCU, 0); /* free() now asks the RCU line clocks */
-    rt_rcu_dereference(reader, obj, PC(2));
-    rt_rcu_publish(updater, obj, NULL, PC(3));
+    rt_rcu_dereference(reader, NULL, obj, PC(2));
+    rt_rcu_publish(updater, NULL, obj, NULL, RT_RCU_ASSIGN, PC(3));
     rt_rcu_on_free(updater, (uintptr_t)obj, 64, PC(4));
     ck_assert_uint_eq(rt_report_count(RT_KIND_RCU_FREED_WHILE_REFERENCED), 1);
     ck_assert_ptr_nonnull(strstr(test_log_read(), "obtained this object with rcu_dereference()"));
@@ -65,7 +65,7 @@ START_TEST(fast_paths_match_the_general_ones)
         return;
     }
     rt_rcu_read_enter(reader, RT_RCU_RTDD, PC(0x10)); /* learns the pseudo-lock and the site */
-    rt_rcu_dereference(reader, obj, PC(0x20));
+    rt_rcu_dereference(reader, NULL, obj, PC(0x20));
     rt_rcu_read_exit(reader, RT_RCU_RTDD, PC(0x30));
     ck_assert_int_eq(rt_rcu_read_enter_fast(reader, RT_RCU_RTDD, PC(0x10)), 1);
     ck_assert_uint_eq(reader->rcu.depth, 1);
@@ -100,7 +100,7 @@ START_TEST(line_clocks_decide_frees_cheaply)
     char *obj = malloc(64), *other = malloc(4096);
     ck_assert_int_eq(rt_rcu_may_reference((uintptr_t)other + 2048, 64), 0);
     rt_rcu_read_enter(reader, RT_RCU_RTDD, PC(0x10));
-    rt_rcu_dereference(reader, obj, PC(0x20));
+    rt_rcu_dereference(reader, NULL, obj, PC(0x20));
     rt_rcu_read_exit(reader, RT_RCU_RTDD, PC(0x30));
     ck_assert_int_eq(rt_rcu_may_reference((uintptr_t)obj, 64), 1);
     ck_assert_int_eq(rt_rcu_may_reference_small((uintptr_t)obj), 1);
@@ -116,7 +116,7 @@ START_TEST(line_clocks_decide_frees_cheaply)
     rt_rcu_wait_begin(updater, RT_RCU_MEMB, 0, PC(0x70));
     rt_rcu_wait_end(updater, RT_RCU_MEMB, 0, PC(0x70));
     ck_assert_int_eq(rt_rcu_may_reference((uintptr_t)obj, 64), 0);
-    rt_rcu_publish(updater, obj, NULL, PC(0x80));
+    rt_rcu_publish(updater, NULL, obj, NULL, RT_RCU_ASSIGN, PC(0x80));
     ck_assert_int_eq(rt_rcu_may_reference((uintptr_t)obj, 64), 1);
     free(obj);
     free(other);
@@ -127,7 +127,7 @@ START_TEST(unpublished_freed_without_grace_period)
 {
     char *obj = malloc(64);
     rt_rcu_read_enter(reader, RT_RCU_MEMB, PC(1)); /* predates the unpublish, never dereferenced obj */
-    rt_rcu_publish(updater, obj, NULL, PC(3));
+    rt_rcu_publish(updater, NULL, obj, NULL, RT_RCU_ASSIGN, PC(3));
     rt_rcu_on_free(updater, (uintptr_t)obj, 64, PC(4));
     ck_assert_uint_eq(rt_report_count(RT_KIND_RCU_FREED_WHILE_REFERENCED), 1);
     ck_assert_ptr_nonnull(strstr(test_log_read(), "unpublished with no grace period"));
@@ -139,9 +139,9 @@ START_TEST(grace_period_between_makes_free_safe)
 {
     char *obj = malloc(64);
     rt_rcu_read_enter(reader, RT_RCU_RTDD, PC(1));
-    rt_rcu_dereference(reader, obj, PC(2));
+    rt_rcu_dereference(reader, NULL, obj, PC(2));
     rt_rcu_read_exit(reader, RT_RCU_RTDD, PC(5));
-    rt_rcu_publish(updater, obj, NULL, PC(3));
+    rt_rcu_publish(updater, NULL, obj, NULL, RT_RCU_ASSIGN, PC(3));
     rt_rcu_wait_begin(updater, RT_RCU_RTDD, 0, PC(6));
     rt_rcu_wait_end(updater, RT_RCU_RTDD, 0, PC(6));
     rt_rcu_read_enter(reader, RT_RCU_RTDD, PC(1)); /* a new reader cannot see obj */
@@ -296,10 +296,10 @@ START_TEST(slot_section_clock_and_references)
     rt_rcu_attach(reader, &slot);
     lock_in_place(PC(0x10));
     ck_assert_uint_eq(rt_rcu_enter_clock(reader), (1ull << 31) + 5);
-    rt_rcu_dereference(reader, obj, PC(0x20)); /* the inline side called out: the line is noted */
+    rt_rcu_dereference(reader, NULL, obj, PC(0x20)); /* the inline side called out: the line is noted */
     ck_assert_uint_eq(reader->rcu.nderef, 1);
     ck_assert_uint_eq(reader->rcu.deref[0].pc, PC(0x20));
-    rt_rcu_publish(updater, obj, NULL, PC(0x28)); /* a clock step: the word's clock bits follow */
+    rt_rcu_publish(updater, NULL, obj, NULL, RT_RCU_ASSIGN, PC(0x28)); /* a clock step: the word's clock bits follow */
     ck_assert_uint_eq(gp_word >> RTDD_RCU_CLOCK_SHIFT, 6);
     ck_assert_uint_eq(__atomic_load_n(&rt_rcu_epoch, __ATOMIC_RELAXED), (1ull << 31) + 6);
     rt_rcu_on_free(updater, (uintptr_t)obj, 64, PC(0x2c));
@@ -332,11 +332,11 @@ END_TEST
 START_TEST(published_lines_follow_the_clock)
 {
     char *a = calloc(1, 4096), *b = calloc(1, 4096), *c = calloc(1, 4096);
-    rt_rcu_publish(updater, NULL, a, PC(1));
+    rt_rcu_publish(updater, NULL, NULL, a, RT_RCU_ASSIGN, PC(1));
     ck_assert(rt_rcu_referenced_known((uintptr_t)a, rt_rcu_epoch));
-    rt_rcu_publish(updater, a, b, PC(2));
+    rt_rcu_publish(updater, NULL, a, b, RT_RCU_ASSIGN, PC(2));
     ck_assert(rt_rcu_referenced_known((uintptr_t)b, rt_rcu_epoch));
-    rt_rcu_publish(updater, b, c, PC(2));
+    rt_rcu_publish(updater, NULL, b, c, RT_RCU_ASSIGN, PC(2));
     ck_assert(rt_rcu_referenced_known((uintptr_t)c, rt_rcu_epoch));
     ck_assert(!rt_rcu_referenced_known((uintptr_t)a, rt_rcu_epoch));
     rt_rcu_wait_begin(updater, RT_RCU_RTDD, 0, PC(3));

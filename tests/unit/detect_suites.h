@@ -20,6 +20,7 @@ Suite *graphorder_suite(void);
 Suite *feasible_suite(void);
 Suite *lockgroup_suite(void);
 Suite *condwait_suite(void);
+Suite *rcuptr_suite(void);
 /* Points the runtime's reports at a fresh temporary file; returns its path. */
 const char *test_log_setup(const char *extra_options);
 /* The log's whole content (static buffer). */

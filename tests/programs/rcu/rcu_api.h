@@ -10,6 +10,9 @@
 #define test_rcu_online() rcu_register_thread()
 #define test_rcu_offline() rcu_unregister_thread()
 #define rcu_barrier_all() rcu_barrier()
+/* liburcu has neither: its updaters use rcu_dereference() under their lock. */
+#define rcu_dereference_protected(p, c) rcu_dereference(p)
+#define lockdep_is_held(lock) 1
 #else
 #include <rtdd/rcu.h>
 #define test_rcu_online() ((void)0)
