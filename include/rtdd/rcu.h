@@ -341,10 +341,11 @@ int rtdd_lock_is_held(const void *lock);
  * themselves, each retires exactly the object it replaced. */
 #define rcu_xchg_pointer(pp, v)                                               \
     __extension__({                                                           \
-        __typeof__(*(pp)) rtdd_o_ = __atomic_exchange_n((pp), (v), __ATOMIC_SEQ_CST); \
+        __typeof__(*(pp)) rtdd_n_ = (v);                                      \
+        __typeof__(*(pp)) rtdd_o_ = __atomic_exchange_n((pp), rtdd_n_, __ATOMIC_SEQ_CST); \
         if (rtdd_rcu_checking_())                                             \
             rtdd_rcu_debug_publish_atomic((const void *)rtdd_o_,              \
-                                          (const void *)*(pp), (const void *)(pp), 0); \
+                                          (const void *)rtdd_n_, (const void *)(pp), 0); \
         rtdd_o_;                                                              \
     })
 
@@ -352,11 +353,11 @@ int rtdd_lock_is_held(const void *lock);
  * (old on success), as liburcu's rcu_cmpxchg_pointer. */
 #define rcu_cmpxchg_pointer(pp, old, v)                                       \
     __extension__({                                                           \
-        __typeof__(*(pp)) rtdd_e_ = (old), rtdd_n_ = (v);                      \
-        __atomic_compare_exchange_n((pp), &rtdd_e_, rtdd_n_, 0, __ATOMIC_SEQ_CST, \
-                                    __ATOMIC_SEQ_CST);                        \
-        if (rtdd_rcu_checking_() && rtdd_e_ == (old))                         \
-            rtdd_rcu_debug_publish_atomic((const void *)rtdd_e_,              \
+        __typeof__(*(pp)) rtdd_o_ = (old), rtdd_e_ = rtdd_o_, rtdd_n_ = (v);   \
+        if (__atomic_compare_exchange_n((pp), &rtdd_e_, rtdd_n_, 0, __ATOMIC_SEQ_CST, \
+                                        __ATOMIC_SEQ_CST) &&                  \
+            rtdd_rcu_checking_())                                             \
+            rtdd_rcu_debug_publish_atomic((const void *)rtdd_o_,              \
                                           (const void *)rtdd_n_, (const void *)(pp), 1); \
         rtdd_e_;                                                              \
     })

@@ -4,6 +4,7 @@
 
 #include <rtdd/rcu.h>
 #include <rtdd/rcu_debug.h>
+#include <rtdd/rculist.h>
 
 #include <pthread.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 enum ev_kind {
     EV_ENTER, EV_EXIT, EV_UNBALANCED, EV_DEREF, EV_PUBLISH, EV_SYNC_BEGIN, EV_SYNC_END,
     EV_ENQUEUE, EV_CB_BEGIN, EV_CB_END, EV_BARRIER_BEGIN, EV_BARRIER_END, EV_EXIT_IN_READER,
+    EV_UNPROTECTED, EV_ATOMIC,
 };
 
 struct event {
@@ -256,18 +258,116 @@ START_TEST(barrier_inside_reader_reports_depth)
 }
 END_TEST
 
+/* The pointer checks' hooks (rcu-unprotected-dereference and friends). */
+static int lock_held_answer, conditions_evaluated;
+static void h_unprotected(const void *v, const void *s, const void *c, int protected_form)
+{
+    record(EV_UNPROTECTED, v, s, c, (unsigned long)protected_form);
+}
+static int h_lock_held(const void *lock)
+{
+    (void)lock;
+    return lock_held_answer;
+}
+static void h_atomic(const void *old, const void *v, const void *s, const void *c, int cmpxchg)
+{
+    record(EV_ATOMIC, v, s, c, (unsigned long)cmpxchg);
+    (void)old;
+}
+static const struct rtdd_rcu_debug_ops pointer_hooks = {
+    .dereference = h_deref,
+    .publish = h_publish,
+    .dereference_unprotected = h_unprotected,
+    .lock_held = h_lock_held,
+    .publish_atomic = h_atomic,
+};
+static int condition(int value)
+{
+    conditions_evaluated++;
+    return value;
+}
+
+START_TEST(pointer_checks_reach_the_hooks)
+{
+    static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+    test_thread = pthread_self();
+    /* Without a checker: conditions are not evaluated, locks count as held. */
+    watched = &value_a;
+    ck_assert_ptr_eq(rcu_dereference_check(watched, condition(0)), &value_a);
+    ck_assert_ptr_eq(rcu_dereference_protected(watched, condition(0)), &value_a);
+    ck_assert_int_eq(conditions_evaluated, 0);
+    ck_assert_int_eq(lockdep_is_held(&m), 1);
+
+    rtdd_rcu_set_debug_hooks(&pointer_hooks);
+    (void)rcu_dereference(watched); /* outside a section: the checker is asked */
+    const struct event *e = find(EV_DEREF, 0);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_ptr_eq(e->a, &value_a);
+    ck_assert_ptr_eq(e->b, &watched);
+    lock_held_answer = 1;
+    (void)rcu_dereference_check(watched, lockdep_is_held(&m)); /* holds: nothing */
+    ck_assert_ptr_null(find(EV_UNPROTECTED, 0));
+    lock_held_answer = 0;
+    (void)rcu_dereference_check(watched, lockdep_is_held(&m));
+    e = find(EV_UNPROTECTED, 0);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_ptr_eq(e->b, &watched);
+    ck_assert_uint_eq(e->n, 0);
+    rcu_read_lock(); /* inside a section the condition is not asked */
+    (void)rcu_dereference_check(watched, condition(0));
+    rcu_read_unlock();
+    ck_assert_int_eq(conditions_evaluated, 0);
+    (void)rcu_dereference_protected(watched, condition(0));
+    ck_assert_int_eq(conditions_evaluated, 1);
+    e = find(EV_UNPROTECTED, 1);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_uint_eq(e->n, 1);
+
+    /* Atomic publishes: what they replaced is returned, the hook told. */
+    ck_assert_ptr_eq(rcu_xchg_pointer(&watched, &value_b), &value_a);
+    e = find(EV_ATOMIC, 0);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_ptr_eq(e->a, &value_b);
+    ck_assert_ptr_eq(e->b, &watched);
+    ck_assert_uint_eq(e->n, 0);
+    ck_assert_ptr_eq(rcu_cmpxchg_pointer(&watched, &value_a, &value_a), &value_b); /* fails */
+    ck_assert_ptr_null(find(EV_ATOMIC, 1));
+    ck_assert_ptr_eq(rcu_cmpxchg_pointer(&watched, &value_b, &value_a), &value_b);
+    e = find(EV_ATOMIC, 1);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_ptr_eq(e->a, &value_a);
+    ck_assert_uint_eq(e->n, 1);
+    ck_assert_ptr_eq(watched, &value_a);
+
+    /* A list deletion tells the checker what the link holds now. */
+    static struct rcu_list_head list, a, b;
+    rcu_list_init(&list);
+    rcu_list_add_tail(&a, &list);
+    rcu_list_add_tail(&b, &list);
+    int before = nevents;
+    rcu_list_del(&a);
+    rtdd_rcu_set_debug_hooks(NULL);
+    ck_assert_int_eq(nevents, before + 1);
+    ck_assert_int_eq(events[before].kind, EV_PUBLISH);
+    ck_assert_ptr_eq(events[before].a, &b);
+    ck_assert_ptr_eq(events[before].b, &list.next);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("rcu_hooks");
     TCase *tcs[] = {tcase_create("hooks_fire_with_documented_arguments"),
                     tcase_create("unhooked_read_side_stays_inline"),
                     tcase_create("exit_in_reader_hook_names_thread_and_depth"),
-                    tcase_create("barrier_inside_reader_reports_depth")};
+                    tcase_create("barrier_inside_reader_reports_depth"),
+                    tcase_create("pointer_checks_reach_the_hooks")};
     tcase_add_test(tcs[0], hooks_fire_with_documented_arguments);
     tcase_add_test(tcs[1], unhooked_read_side_stays_inline);
     tcase_add_test(tcs[2], exit_in_reader_hook_names_thread_and_depth);
     tcase_add_test(tcs[3], barrier_inside_reader_reports_depth);
-    for (int i = 0; i < 4; i++)
+    tcase_add_test(tcs[4], pointer_checks_reach_the_hooks);
+    for (int i = 0; i < 5; i++)
         suite_add_tcase(s, tcs[i]);
     Suite *suites[] = {s};
     return rtdd_check_run("rcu", suites, 1);
