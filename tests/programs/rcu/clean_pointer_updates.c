@@ -5,25 +5,8 @@
  * RCU list updated under a lock, traversed under it and by readers; and a
  * teardown that frees what is still published once no reader is left. */
 // expect: none
-#include "rcu_api.h"
+#include "list_api.h"
 #include <stdlib.h>
-#ifdef RCU_URCU
-#include <urcu/rculist.h>
-#define list_head cds_list_head
-#define list_init(h) CDS_INIT_LIST_HEAD(h)
-#define list_add_rcu(n, h) cds_list_add_rcu(n, h)
-#define list_del_rcu(n) cds_list_del_rcu(n)
-#define list_for_each_rcu(pos, h, m) cds_list_for_each_entry_rcu(pos, h, m)
-#define list_for_each_locked(pos, h, m) cds_list_for_each_entry_rcu(pos, h, m)
-#else
-#include <rtdd/rculist.h>
-#define list_head rcu_list_head
-#define list_init(h) rcu_list_init(h)
-#define list_add_rcu(n, h) rcu_list_add(n, h)
-#define list_del_rcu(n) rcu_list_del(n)
-#define list_for_each_rcu(pos, h, m) rcu_list_for_each_entry(pos, h, m)
-#define list_for_each_locked(pos, h, m) rcu_list_for_each_entry_check(pos, h, m, lockdep_is_held(&list_lock))
-#endif
 
 struct obj { int v; struct rcu_head rcu; };
 struct node { int key; struct list_head link; struct rcu_head rcu; };
@@ -122,7 +105,7 @@ static void *list_updater(void *arg)
         pthread_mutex_lock(&list_lock);
         list_add_rcu(&n->link, &nodes);
         int count = 0;
-        list_for_each_locked(pos, &nodes, link)
+        list_for_each_check(pos, &nodes, link, lockdep_is_held(&list_lock))
             if (++count > 4)
                 victim = pos;
         if (victim)

@@ -7,23 +7,8 @@
 // log: calls rcu_dereference() outside any read-side critical section
 // log: holding sessions_lock
 // log: count_sessions+
-#include "rcu_api.h"
+#include "list_api.h"
 #include <stdlib.h>
-#ifdef RCU_URCU
-#include <urcu/rculist.h>
-#define list_head cds_list_head
-#define list_init(h) CDS_INIT_LIST_HEAD(h)
-#define list_add_rcu(n, h) cds_list_add_rcu(n, h)
-#define list_del_rcu(n) cds_list_del_rcu(n)
-#define list_for_each_rcu(pos, h, m) cds_list_for_each_entry_rcu(pos, h, m)
-#else
-#include <rtdd/rculist.h>
-#define list_head rcu_list_head
-#define list_init(h) rcu_list_init(h)
-#define list_add_rcu(n, h) rcu_list_add(n, h)
-#define list_del_rcu(n) rcu_list_del(n)
-#define list_for_each_rcu(pos, h, m) rcu_list_for_each_entry(pos, h, m)
-#endif
 struct session { int id; struct list_head link; };
 static struct list_head sessions;
 static pthread_mutex_t sessions_lock = PTHREAD_MUTEX_INITIALIZER;
