@@ -222,10 +222,12 @@ RT_FAST int rt_rcu_dereference_fast(struct rt_thread *t, const void *value, uint
 {
     if (!value)
         return 1; /* NULL: nothing to remember, nothing to check */
-    /* Outside a section the runtime tracks: checked (or the slot's section) */
-    if (!__atomic_load_n(&t->rcu.depth, __ATOMIC_RELAXED) ||
-        __builtin_expect(__atomic_load_n(&rt_rcuptr_dangling, __ATOMIC_RELAXED) != 0, 0))
-        return 0;
+    if (__builtin_expect(__atomic_load_n(&rt_rcuptr_dangling, __ATOMIC_RELAXED) != 0, 0))
+        return 0; /* something was freed while published: every dereference is looked at */
+    /* Outside a section the runtime tracks: checked, or the slot's section;
+     * online QSBR readers are in a section that no call shows. */
+    if (!__atomic_load_n(&t->rcu.depth, __ATOMIC_RELAXED))
+        return !t->rcu_slot && __atomic_load_n(&rt_rcu_qsbr_registered, __ATOMIC_RELAXED);
     unsigned slot = (unsigned)(pc >> 2) & (RT_SITE_CACHE - 1);
     if (__builtin_expect(t->rcu.sites[slot].pc != pc ||
                              !rt_rcu_referenced_known((uintptr_t)value, __atomic_load_n(&t->rcu.enter_clock, __ATOMIC_RELAXED)),

@@ -493,7 +493,17 @@ void rt_rcuptr_deref_outside(struct rt_thread *t, const void *slotp, const void 
 {
     uintptr_t slot = (uintptr_t)slotp, value = (uintptr_t)valuep;
     if (form != RT_DEREF_PLAIN) {
-        if (slot)
+        if (!slot)
+            return;
+        /* Once per pointer: a loop over a false condition must not build
+         * a report each time round. */
+        rt_spin_lock(&table_lock);
+        struct location *loc = find_slot(slot);
+        if (!loc)
+            loc = add_slot(slot);
+        int reported = loc && (loc->reported & REPORTED_DEREF);
+        rt_spin_unlock(&table_lock);
+        if (!reported)
             report_deref(t, NULL, slot, form, NULL);
         return;
     }
@@ -526,8 +536,8 @@ void rt_rcuptr_deref_outside(struct rt_thread *t, const void *slotp, const void 
                 unprotected = 1;
             }
         }
-        if (!unprotected && !loc->pending.tid)
-            loc->pending = now;
+        if (!loc->pending.tid)
+            loc->pending = now; /* judged again at the next write (the writer above may have exited) */
     }
     rt_spin_unlock(&table_lock);
 
