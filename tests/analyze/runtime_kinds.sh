@@ -4,14 +4,19 @@
 . tests/analyze/lib.sh
 
 n=0
-for src in tests/programs/*.c; do
+# The RCU cases run in their liburcu build (the RCU kinds' reports).
+for src in tests/programs/*.c tests/programs/rcu/*.c; do
     expect=$(sed -n 's|^// expect: ||p' "$src" | head -1)
     case "$expect" in ""|none) continue ;; esac
     grep -q '^// env:' "$src" && continue   # needs a special environment
     name=$(basename "$src" .c)
     opts=$(sed -n 's|^// options: ||p' "$src" | paste -sd: -)
     args=$(sed -n 's|^// args: ||p' "$src" | head -1)
-    $CC -g -O1 -pthread -fno-omit-frame-pointer -o "$WORK/$name" "$src" 2>/dev/null || continue
+    case $src in
+    */rcu/*) name=rcu_$name; build=(-DRCU_URCU "$src" -lurcu-memb) ;;
+    *) build=("$src") ;;
+    esac
+    $CC -g -O1 -pthread -fno-omit-frame-pointer -o "$WORK/$name" "${build[@]}" 2>/dev/null || continue
     for fmt in text json; do
         # shellcheck disable=SC2086
         RTDD_OPTIONS="log_path=$WORK/$name.$fmt.log:report_format=$fmt${opts:+:$opts}" \
