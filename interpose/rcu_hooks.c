@@ -416,6 +416,11 @@ RT_HIDDEN void rti_install_rcu_hooks(void)
     const struct rtdd_rcu_debug_ops *(*set)(const struct rtdd_rcu_debug_ops *) =
         (const struct rtdd_rcu_debug_ops *(*)(const struct rtdd_rcu_debug_ops *))dlsym(RTLD_DEFAULT,
                                                                                      "rtdd_rcu_set_debug_hooks");
+    /* A library that knows the table's size takes all of it; an older one
+     * reads the first layout only. */
+    const struct rtdd_rcu_debug_ops *(*set_sized)(const struct rtdd_rcu_debug_ops *, size_t) =
+        (const struct rtdd_rcu_debug_ops *(*)(const struct rtdd_rcu_debug_ops *, size_t))dlsym(
+            RTLD_DEFAULT, "rtdd_rcu_set_debug_hooks_sized");
     if (!set)
         return;
     /* Reports start at the program's call into the library, not inside it:
@@ -442,7 +447,10 @@ RT_HIDDEN void rti_install_rcu_hooks(void)
         installed_ops.dereference = NULL;
         __atomic_store_n(&read_side_direct, 1, __ATOMIC_RELEASE);
     }
-    set(&installed_ops);
+    if (set_sized)
+        set_sized(&installed_ops, sizeof installed_ops);
+    else
+        set(&installed_ops);
     /* Record mode needs the bound entry points (its call-outs land here),
      * the CPU from rseq, and a library that has it, of our record layout. */
     void (*set_record)(int) = (void (*)(int))dlsym(RTLD_DEFAULT, "rtdd_rcu_set_read_record");

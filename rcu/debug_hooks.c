@@ -1,13 +1,33 @@
 /* Debug hook table: installed by the rtdd runtime, tested by one global
  * each on the fast paths (see include/rtdd/rcu_debug.h). */
 #include "rcu_internal.h"
+#include <stddef.h>
 
 const struct rtdd_rcu_debug_ops *rtdd_rcu_debug_ops_active;
 
+/* The installed table's size: members past it are not there (an installer
+ * built against an older header). Never above the table's while it is
+ * installed: lowered before a table is swapped in, raised after. */
+#define FIRST_LAYOUT offsetof(struct rtdd_rcu_debug_ops, dereference_unprotected)
+static _Atomic size_t ops_size;
+#define HAS(ops, member) \
+    (offsetof(struct rtdd_rcu_debug_ops, member) + sizeof((ops)->member) <= \
+     __atomic_load_n(&ops_size, __ATOMIC_ACQUIRE) && (ops)->member)
+
 const struct rtdd_rcu_debug_ops *rtdd_rcu_set_debug_hooks(const struct rtdd_rcu_debug_ops *ops)
 {
+    return rtdd_rcu_set_debug_hooks_sized(ops, FIRST_LAYOUT);
+}
+
+const struct rtdd_rcu_debug_ops *rtdd_rcu_set_debug_hooks_sized(const struct rtdd_rcu_debug_ops *ops, size_t size)
+{
+    if (size > sizeof *ops)
+        size = sizeof *ops;
+    if (size < __atomic_load_n(&ops_size, __ATOMIC_RELAXED))
+        __atomic_store_n(&ops_size, size, __ATOMIC_RELEASE);
     const struct rtdd_rcu_debug_ops *old =
         __atomic_exchange_n(&rtdd_rcu_debug_ops_active, ops, __ATOMIC_ACQ_REL);
+    __atomic_store_n(&ops_size, size, __ATOMIC_RELEASE);
     if (ops)
         __atomic_fetch_or(&rtdd_rcu_read_slow, RTDD_RCU_SLOW_HOOKS, __ATOMIC_SEQ_CST);
     else
@@ -42,7 +62,7 @@ void rtdd_rcu_debug_publish(const void *value, const void *slot)
 void rtdd_rcu_debug_dereference_unprotected(const void *value, const void *slot, int protected_form)
 {
     const struct rtdd_rcu_debug_ops *ops = rtdd_rcu_hooks();
-    if (ops && ops->dereference_unprotected)
+    if (ops && HAS(ops, dereference_unprotected))
         ops->dereference_unprotected(value, slot, __builtin_return_address(0), protected_form);
 }
 
@@ -50,12 +70,12 @@ void rtdd_rcu_debug_dereference_unprotected(const void *value, const void *slot,
 int rtdd_lock_is_held(const void *lock)
 {
     const struct rtdd_rcu_debug_ops *ops = rtdd_rcu_hooks();
-    return ops && ops->lock_held ? ops->lock_held(lock) : 1;
+    return ops && HAS(ops, lock_held) ? ops->lock_held(lock) : 1;
 }
 
 void rtdd_rcu_debug_publish_atomic(const void *old, const void *value, const void *slot, int cmpxchg)
 {
     const struct rtdd_rcu_debug_ops *ops = rtdd_rcu_hooks();
-    if (ops && ops->publish_atomic)
+    if (ops && HAS(ops, publish_atomic))
         ops->publish_atomic(old, value, slot, __builtin_return_address(0), cmpxchg);
 }

@@ -24,6 +24,7 @@
 #define RTDD_RCU_DEBUG_H
 
 #include <rtdd/rcu.h>
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -71,8 +72,14 @@ struct rtdd_rcu_debug_ops {
     void (*publish_atomic)(const void *old, const void *value, const void *slot, const void *caller, int cmpxchg);
 };
 
-/* Install (ops != NULL) or remove (NULL) the hooks; returns the previous ops. */
+/* Install (ops != NULL) or remove (NULL) the hooks; returns the previous ops.
+ * This one takes a table of the first layout (read_enter .. slot_released):
+ * members added since are never read from it, so a checker built before
+ * them keeps working with this library. */
 const struct rtdd_rcu_debug_ops *rtdd_rcu_set_debug_hooks(const struct rtdd_rcu_debug_ops *ops);
+/* The same for a table of size bytes (sizeof(struct rtdd_rcu_debug_ops) of
+ * the installer's header): members beyond it are taken as NULL. */
+const struct rtdd_rcu_debug_ops *rtdd_rcu_set_debug_hooks_sized(const struct rtdd_rcu_debug_ops *ops, size_t size);
 
 /* Record mode (rcu.h), for a hook owner that binds the read side's
  * out-of-line entry points itself and attaches records to reader slots:

@@ -298,7 +298,15 @@ START_TEST(pointer_checks_reach_the_hooks)
     ck_assert_int_eq(conditions_evaluated, 0);
     ck_assert_int_eq(lockdep_is_held(&m), 1);
 
+    /* A table installed with the first layout's setter (an older checker)
+     * is never read past that layout. */
     rtdd_rcu_set_debug_hooks(&pointer_hooks);
+    (void)rcu_dereference_protected(watched, condition(0));
+    ck_assert_int_eq(lockdep_is_held(&m), 1);
+    ck_assert_ptr_null(find(EV_UNPROTECTED, 0));
+    conditions_evaluated = 0;
+
+    rtdd_rcu_set_debug_hooks_sized(&pointer_hooks, sizeof pointer_hooks);
     (void)rcu_dereference(watched); /* outside a section: the checker is asked */
     const struct event *e = find(EV_DEREF, 0);
     ck_assert_ptr_nonnull(e);
