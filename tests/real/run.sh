@@ -22,11 +22,29 @@ export PATH="$PATH:/usr/sbin:/sbin" LC_ALL=C TZ=UTC HOME=$work/home GIT_CONFIG_N
 mkdir -p "$HOME"
 PY=/usr/bin/python3   # Debian's python3, not whatever is first in PATH
 
+# liburcu's own examples (liburcu-dev), built without _LGPL_SOURCE so that
+# their pointer operations are the library's exported functions: every list,
+# hash table, queue and stack of liburcu-cds, and each RCU flavour.
+urcu_examples=/usr/share/doc/liburcu-dev/examples
+build_urcu_examples() {
+    mkdir -p "$bin/urcu-ex" || return 1
+    for src in "$urcu_examples"/*/*.c; do
+        lib=-lurcu
+        case $src in
+        */urcu-flavors/qsbr.c) lib=-lurcu-qsbr ;; */urcu-flavors/mb.c) lib=-lurcu-mb ;;
+        */urcu-flavors/bp.c) lib=-lurcu-bp ;; */urcu-flavors/signal.c) lib=-lurcu-signal ;;
+        */urcu-flavors/membarrier.c) lib=-lurcu-memb ;;
+        esac
+        $CC -O1 -g -pthread -o "$bin/urcu-ex/$(basename "$src" .c)" "$src" $lib -lurcu-cds -lurcu-common || return 1
+    done
+}
+
 # ---- inputs and helper programs (built and generated natively) ----
 setup() {
     $CC $RCFLAGS -o "$bin/gen" "$here/gen.c" &&
     $CC $RCFLAGS -o "$bin/sqlite_threads" "$here/sqlite_threads.c" -lsqlite3 &&
     $CC $RCFLAGS -o "$bin/urcu_table" "$here/urcu_table.c" -lurcu-cds -lurcu &&
+    build_urcu_examples &&
     "$bin/gen" 6000000 1 >"$data/in6.dat" &&
     "$bin/gen" 3000000 2 >"$data/in3.dat" &&
     "$bin/gen" 20000 7 >"$data/s1" && "$bin/gen" 70000 8 >"$data/s2" &&
@@ -43,7 +61,9 @@ setup() {
 # ---- the cases: NAME and a shell command run in $work/NAME ----
 # Every command recreates its outputs, prints what it produced (checksums),
 # and must behave identically natively and under rtdd. Output that worker
-# threads print in scheduling order (xfs_repair's per-AG lines) is sorted.
+# threads print in scheduling order (xfs_repair's per-AG lines) is sorted, and
+# so are the words of liburcu's examples (its hash tables print in an order
+# that changes from run to run).
 cases() {
 cat <<EOF2
 xz	xz -T2 -1 --block-size=256KiB -c $data/in6.dat >o.xz && xz -T2 -d -c o.xz | md5sum && xz -l o.xz | tail -n +2 && md5sum o.xz
@@ -61,6 +81,7 @@ git-index-pack	rm -f pk.pack pk.idx && cp $data/pk.pack . && git index-pack --th
 git-repack	rm -rf r.git && cp -r $data/repo.git r.git && git -C r.git repack -adfq --threads=2 --window=20 && git -C r.git fsck --full --no-progress --strict && git -C r.git rev-list --objects --all | md5sum && git -C r.git count-objects -v | grep -v size && git -C r.git log --format='%H %s' | md5sum
 xfsprogs	cp --sparse=always $data/xfs.img x.img && xfs_repair -n -P -f x.img >r1.txt 2>&1 && xfs_repair -P -f x.img >r2.txt 2>&1 && sort r1.txt && sort r2.txt && xfs_db -r -c 'sb 0' -c 'p icount ifree fdblocks' -c 'ls /dir03' x.img | md5sum && rm -f x.img
 urcu-table	$bin/urcu_table
+urcu-examples	for e in $bin/urcu-ex/*; do echo "\$(basename \$e)"; \$e | tr " " "\\n" | sort | md5sum; done
 lld	rm -f a.out && $CC -fuse-ld=lld -Wl,--threads=2 -Wl,--gdb-index -Wl,--build-id=sha1 -Wl,--gc-sections -Wl,--icf=all -o a.out $data/objs/*.o && ./a.out && md5sum a.out
 gold	rm -f a.out && $CC -fuse-ld=gold -Wl,--threads -Wl,--thread-count=2 -Wl,--gdb-index -Wl,--build-id=sha1 -Wl,--gc-sections -Wl,--icf=all -o a.out $data/objs/*.o && ./a.out && md5sum a.out
 perl	perl $here/threads.pl
