@@ -21,6 +21,12 @@ json "$WORK/out" 'd["findings"][0]["title"] == "possible deadlock in cfg_update"
 json "$WORK/out" 'd["findings"][0]["cycle"] == ["cfg_lock", "&dev->mutex", "cfg_lock"]'
 json "$WORK/out" 'len(d["findings"][0]["logs"]) == 2'
 
+# lockdep-RCU's "suspicious RCU usage": the kind of the same headline, located by the
+# backtrace of the dereference, not by the lock it lists as held.
+run_analyze 1 --format=json "$FIX/kernel_suspicious_rcu.txt"
+json "$WORK/out" 'len(d["findings"]) == 1 and d["findings"][0]["kind"] == "rcu-unprotected-dereference"'
+json "$WORK/out" 'd["findings"][0]["title"] == "RCU pointer dereferenced unprotected in ip_route_output_key_hash"'
+
 # rtdd's own cycle reports: the two threads of one cycle are one finding; a deadlock is another.
 run_analyze 1 --format=json "$FIX/rtdd_loi_a.log" "$FIX/rtdd_loi_b.log" "$FIX/rtdd_deadlock.log"
 json "$WORK/out" 'sorted((f["kind"], f["count"]) for f in d["findings"]) == [("deadlock", 1), ("lock-order-inversion", 2)]'

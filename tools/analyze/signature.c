@@ -197,8 +197,19 @@ void az_signature_compute(const struct az_report *r, struct az_signature *sig)
     memset(sig, 0, sizeof *sig);
     sig->primary = sig->secondary = sig->guilty_frame = -1;
     int kernel = r->origin == AZ_ORIGIN_KERNEL;
+    /* lockdep-RCU's splat lists the locks held (each "at:" a one-frame
+     * stack) before the backtrace of the dereference, which locates it. */
+    unsigned from = 0;
+    if (kernel && r->kind == RT_KIND_RCU_UNPROTECTED_DEREFERENCE)
+        for (unsigned i = 0; i < r->nsections; i++)
+            if (r->sections[i].nframes && r->sections[i].title &&
+                (!strncmp(r->sections[i].title, "stack backtrace", 15) ||
+                 !strncmp(r->sections[i].title, "Call Trace", 10))) {
+                from = i;
+                break;
+            }
     /* The primary stack is the first with a kept frame; the second the next one. */
-    for (unsigned i = 0; i < r->nsections; i++) {
+    for (unsigned i = from; i < r->nsections; i++) {
         const struct az_section *sec = &r->sections[i];
         if (!sec->nframes)
             continue;
