@@ -10,9 +10,9 @@
  *    plain assignment, holding no lock in common (xchg and cmpxchg against
  *    each other are their own protection);
  *  - rcu-freed-while-published: memory freed while a live pointer still
- *    holds it (at once for a pointer in static storage; for one inside a
- *    heap block, when it is next read or written, or at exit, unless its
- *    own block is freed first). */
+ *    holds it (at once for a pointer in static storage while other threads
+ *    read; for one inside a heap block, when it is next read or written, or
+ *    at exit, unless its own block is freed first). */
 #ifndef RTDD_RCUPTR_H
 #define RTDD_RCUPTR_H
 #include "linefilter.h"
