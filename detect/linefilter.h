@@ -35,6 +35,20 @@ static inline void rt_filter_set(uint8_t *filter, uintptr_t addr)
     }
 }
 
+/* A counting filter's byte for addr, moved by delta (+1 or -1); a full
+ * count stays full. The caller serializes the changes. */
+static inline void rt_filter_count(uint8_t *filter, uintptr_t addr, int delta)
+{
+    uintptr_t i = (addr >> RT_LINE_SHIFT) & (RT_FILTER_LINES - 1);
+    uint8_t c = __atomic_load_n(&filter[i], __ATOMIC_RELAXED);
+    if (c == UINT8_MAX)
+        return;
+    c = (uint8_t)(c + delta);
+    if (i < RT_FILTER_PAD)
+        __atomic_store_n(&filter[RT_FILTER_LINES + i], c, __ATOMIC_RELEASE);
+    __atomic_store_n(&filter[i], c, __ATOMIC_RELEASE);
+}
+
 static inline int rt_filter_may_overlap(const uint8_t *filter, uintptr_t start, size_t len)
 {
     uintptr_t first = (start - RT_FILTER_REACH) >> RT_LINE_SHIFT, last = (start + len - 1) >> RT_LINE_SHIFT;

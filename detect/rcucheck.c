@@ -459,7 +459,7 @@ void rt_rcu_dereference(struct rt_thread *t, const void *slot, const void *value
         rt_rcuptr_deref_outside(t, slot, value, RT_DEREF_PLAIN, pc);
         return;
     }
-    rt_rcuptr_deref_inside(t, slot, value, pc);
+    rt_rcuptr_deref_inside(slot, value);
     rt_rcu_note_referenced((uintptr_t)value, s.clock);
     rt_site_stack(t, pc); /* captured now: reports name the site later */
     unsigned i = t->rcu.nderef % RT_RCU_DEREFS;

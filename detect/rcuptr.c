@@ -56,6 +56,9 @@ struct location {
 };
 
 _Atomic uint64_t rt_rcuptr_clock;
+/* Counts, per line, the pointers there and the values that point there, so
+ * that a line is clear again once nothing tracked is near it: memory that
+ * held published objects is reused for others, whose frees must stay cheap. */
 uint8_t rt_rcuptr_filter[RT_FILTER_LINES + RT_FILTER_PAD];
 _Atomic unsigned rt_rcuptr_tracked;
 _Atomic unsigned rt_rcuptr_dangling;
@@ -65,22 +68,6 @@ static struct location *slot_chain[BUCKETS], *value_chain[BUCKETS];
 static unsigned nlocations;
 static rt_spin_t table_lock = RT_SPIN_INIT;
 static struct rt_pool location_pool = RT_POOL_INIT_SHARED(struct location);
-
-/* The filter counts, per line, the pointers there and the values that
- * point there (saturating: a full count stays), so that a line is clear
- * again once nothing tracked is near it: memory that held published
- * objects is reused for others, whose frees must stay cheap. */
-static void filter_add(uintptr_t addr, int delta)
-{
-    uintptr_t i = (addr >> RT_LINE_SHIFT) & (RT_FILTER_LINES - 1);
-    uint8_t c = __atomic_load_n(&rt_rcuptr_filter[i], __ATOMIC_RELAXED);
-    if (c == UINT8_MAX)
-        return;
-    c = (uint8_t)(c + delta);
-    __atomic_store_n(&rt_rcuptr_filter[i], c, __ATOMIC_RELEASE);
-    if (i < RT_FILTER_PAD)
-        __atomic_store_n(&rt_rcuptr_filter[RT_FILTER_LINES + i], c, __ATOMIC_RELEASE);
-}
 
 static inline unsigned bucket_of(uintptr_t addr)
 {
@@ -117,7 +104,7 @@ static void unlink_value(struct location *loc)
             *pp = loc->by_value;
             break;
         }
-    filter_add(loc->value, -1);
+    rt_filter_count(rt_rcuptr_filter, loc->value, -1);
     loc->by_value = NULL;
     loc->value = 0;
 }
@@ -128,7 +115,7 @@ static void set_value(struct location *loc, uintptr_t value)
     if (!value)
         return;
     loc->value = value;
-    filter_add(value, 1);
+    rt_filter_count(rt_rcuptr_filter, value, 1);
     unsigned b = bucket_of(value);
     loc->by_value = value_chain[b];
     value_chain[b] = loc;
@@ -146,7 +133,7 @@ static struct location *add_slot(uintptr_t slot)
     loc->by_slot = slot_chain[b];
     slot_chain[b] = loc;
     nlocations++;
-    filter_add(slot, 1);
+    rt_filter_count(rt_rcuptr_filter, slot, 1);
     if (!__atomic_load_n(&rt_rcuptr_tracked, __ATOMIC_RELAXED))
         __atomic_store_n(&rt_rcuptr_tracked, 1, __ATOMIC_RELEASE);
     return loc;
@@ -160,7 +147,7 @@ static void drop(struct location *loc)
             break;
         }
     unlink_value(loc);
-    filter_add(loc->slot, -1);
+    rt_filter_count(rt_rcuptr_filter, loc->slot, -1);
     if (loc->dangling == 1)
         __atomic_fetch_sub(&rt_rcuptr_dangling, 1, __ATOMIC_RELAXED);
     nlocations--;
@@ -547,10 +534,8 @@ void rt_rcuptr_deref_outside(struct rt_thread *t, const void *slotp, const void 
         report_deref(t, NULL, slot, RT_DEREF_PLAIN, &other);
 }
 
-void rt_rcuptr_deref_inside(struct rt_thread *t, const void *slotp, const void *valuep, uintptr_t pc)
+void rt_rcuptr_deref_inside(const void *slotp, const void *valuep)
 {
-    (void)t;
-    (void)pc;
     uintptr_t value = (uintptr_t)valuep;
     if (!value || !__atomic_load_n(&rt_rcuptr_dangling, __ATOMIC_RELAXED))
         return;

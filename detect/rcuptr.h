@@ -52,7 +52,7 @@ void rt_rcuptr_deref_outside(struct rt_thread *t, const void *slot, const void *
                              uintptr_t pc);
 /* A dereference inside a section: reported only if it loads what was freed
  * while published. */
-void rt_rcuptr_deref_inside(struct rt_thread *t, const void *slot, const void *value, uintptr_t pc);
+void rt_rcuptr_deref_inside(const void *slot, const void *value);
 /* free() of [start, start+len) (in a callback too): pointers inside the
  * block are forgotten, pointers to it are checked. */
 void rt_rcuptr_on_free(struct rt_thread *t, uintptr_t start, size_t len, uintptr_t pc);

@@ -270,6 +270,20 @@ START_TEST(unseen_store_is_followed)
 }
 END_TEST
 
+/* free() looks further only near tracked pointers and what they hold now:
+ * an object replaced is no longer near anything (its memory is reused). */
+START_TEST(filter_follows_what_is_published)
+{
+    char *obj = calloc(1, 4096);
+    void *q = NULL;
+    write_ptr(t0, &q, obj + 1024, NULL, RT_RCU_ASSIGN);
+    ck_assert(rt_rcuptr_may_overlap((uintptr_t)obj + 1024, 64));
+    write_ptr(t0, &q, NULL, NULL, RT_RCU_ASSIGN);
+    ck_assert(!rt_rcuptr_may_overlap((uintptr_t)obj + 1024, 64));
+    free(obj);
+}
+END_TEST
+
 Suite *rcuptr_suite(void)
 {
     Suite *s = suite_create("rcuptr");
@@ -288,6 +302,7 @@ Suite *rcuptr_suite(void)
     tcase_add_test(tc, heap_pointer_reported_when_used_again);
     tcase_add_test(tc, heap_pointer_freed_then_replaced);
     tcase_add_test(tc, unseen_store_is_followed);
+    tcase_add_test(tc, filter_follows_what_is_published);
     suite_add_tcase(s, tc);
     return s;
 }
