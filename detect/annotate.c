@@ -5,7 +5,7 @@
 
 static struct rt_lock *known(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
 {
-    struct rt_lock *l = rt_locktab_find(addr);
+    struct rt_lock *l = rt_lock_find(addr);
     return l ? l : rt_lock_lookup(t, addr, RT_LOCK_MUTEX, pc);
 }
 

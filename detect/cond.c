@@ -23,7 +23,7 @@ static void report_cond_misuse(struct rt_thread *t, struct rt_lock *cond, uintpt
     char comm[32], cdesc[512], mdesc[512], odesc[512];
     rt_thread_comm(t->tid, comm, sizeof comm);
     rt_lock_describe(cond, cond ? cond->addr : 0, cdesc, sizeof cdesc);
-    rt_lock_describe(rt_locktab_find(mutex), mutex, mdesc, sizeof mdesc);
+    rt_lock_describe(rt_lock_find(mutex), mutex, mdesc, sizeof mdesc);
     struct rt_report *r = rt_report_begin(RT_KIND_COND_MISUSE, t->tid);
     if (!r)
         return;
@@ -32,7 +32,7 @@ static void report_cond_misuse(struct rt_thread *t, struct rt_lock *cond, uintpt
                     comm, t->tid, cdesc);
     rt_report_text(r, "with mutex %s,", mdesc);
     if (other_addr) {
-        rt_lock_describe(rt_locktab_find(other_addr), other_addr, odesc, sizeof odesc);
+        rt_lock_describe(rt_lock_find(other_addr), other_addr, odesc, sizeof odesc);
         rt_report_text(r, "%s: %s.", what, odesc);
         rt_report_text(r, "A condition variable must be used with one mutex at a time: a signal may wake a waiter "
                           "whose predicate is protected by the other mutex, and be lost.");
@@ -66,6 +66,7 @@ void rt_report_cond_destroy_busy(struct rt_thread *t, struct rt_lock *c, uintptr
 void rt_on_cond_wait_begin(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, int owned_elsewhere, int timed,
                            int shared, uintptr_t pc)
 {
+    rt_held_name(t);
     struct rt_lock *c = rt_lock_lookup(t, cond, RT_LOCK_COND, pc);
     unsigned index;
     const struct rt_held *h = held_entry(t, mutex, &index);
@@ -93,7 +94,7 @@ void rt_on_cond_wait_begin(struct rt_thread *t, uintptr_t cond, uintptr_t mutex,
 void rt_on_cond_wait_end(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, uintptr_t pc)
 {
     rt_on_event_wait_end(t);
-    struct rt_lock *c = rt_locktab_find(cond);
+    struct rt_lock *c = rt_lock_find(cond);
     if (c && __atomic_load_n(&c->cond_waiters, __ATOMIC_ACQUIRE) > 0 &&
         __atomic_sub_fetch(&c->cond_waiters, 1, __ATOMIC_ACQ_REL) == 0)
         __atomic_store_n(&c->cond_mutex_addr, 0, __ATOMIC_RELEASE);

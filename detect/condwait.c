@@ -198,6 +198,7 @@ static void report(int tid, const struct rt_lock *obj, uintptr_t obj_addr, const
 void rt_on_event_wait_begin(struct rt_thread *t, struct rt_lock *obj, uintptr_t mutex, int timed, int shared,
                             uintptr_t pc)
 {
+    rt_held_name(t);
     uint64_t id = __atomic_load_n(&obj->id, __ATOMIC_RELAXED);
     t->wait_stack = rt_site_stack(t, pc);
     t->wait_mode = RT_HOLD_WRITE;
@@ -245,6 +246,7 @@ void rt_on_event_wait_end(struct rt_thread *t)
 
 void rt_on_event_signal(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type, uintptr_t pc)
 {
+    rt_held_name(t);
     struct rt_lock *obj = rt_lock_lookup(t, addr, type, pc);
     if (!obj || !rt_opt.detect_deadlocks)
         return;

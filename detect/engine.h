@@ -25,6 +25,36 @@ void rt_on_lock_init(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type
  * destroy-locked ("re-initializing"); the old record is retired. */
 void rt_on_lock_reinit(struct rt_thread *t, uintptr_t addr, uintptr_t pc);
 void rt_on_lock_destroy(struct rt_thread *t, uintptr_t addr, uintptr_t pc);
+/* The live record of the lock at addr; a lazy mutex (lazylock.h) gets its
+ * record now. NULL: no lock the runtime knows. */
+struct rt_lock *rt_lock_find(uintptr_t addr);
+/* Ends a record's life (destroy, re-init, free): its order node goes, and
+ * unnamed held entries of its address die with it. memory_gone: the
+ * object cannot be read any more. */
+void rt_lock_retire(struct rt_lock *l, int memory_gone);
+/* The record of lazy mutex addr, whose lazy life the caller took. */
+struct rt_lazy_init;
+struct rt_lock *rt_lock_record_lazy(uintptr_t addr, const struct rt_lazy_init *init);
+/* What the mutex's own word says: 1 unlocked, 0 locked or not known. */
+int rt_mutex_word_unlocked(uintptr_t addr);
+/* A lock taken by a wrapper's in-place fast path (nothing held before)
+ * that the caches did not know. */
+void rt_on_lock_acquired_uncached(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type, uintptr_t pc);
+/* A lazy mutex acquired with nothing held: an unnamed held entry. */
+void rt_on_lock_acquired_unnamed(struct rt_thread *t, uintptr_t addr, unsigned flags, uintptr_t pc);
+/* Names the thread's unnamed entries (gives their locks records): run by
+ * the thread itself before code that reads its held locks' records. */
+void rt_held_name_slow(struct rt_thread *t);
+static inline void rt_held_name(struct rt_thread *t)
+{
+    if (__builtin_expect(t->unnamed != 0, 0))
+        rt_held_name_slow(t);
+}
+/* For code reading another thread's entries: does h stand for lock l
+ * (whose id is id)? And the record it stands for (made for an unnamed
+ * entry if need be), with its id; NULL: none. */
+int rt_held_is(const struct rt_held *h, const struct rt_lock *l, uint64_t id);
+struct rt_lock *rt_held_record(const struct rt_held *h, uint64_t *id);
 /* Before memory [start, start+len) dies (free, realloc, munmap, a thread's
  * stack at exit): reports locks in it that any thread holds, and retires
  * every lock record in it. */

@@ -21,13 +21,15 @@ static void collect(struct rt_thread *t, void *arg)
     if (t == s->self)
         return;
     for (unsigned i = 0; i < t->nheld; i++) {
-        if (!rt_held_live(&t->held[i]) || rt_rcu_forgotten_at_fork(t->held[i].lock, t->held[i].addr))
+        /* The child is single-threaded: an unnamed entry's lock gets its record. */
+        struct rt_lock *l = rt_held_live(&t->held[i]) ? rt_held_record(&t->held[i], NULL) : NULL;
+        if (!l || rt_rcu_forgotten_at_fork(l, t->held[i].addr))
             continue;
         /* Locked for good here: a wait for it is a deadlock (rt_on_lock_wait). */
-        __atomic_store_n(&t->held[i].lock->held_by_exited, RT_HOLDER_FORKED_AWAY, __ATOMIC_RELEASE);
+        __atomic_store_n(&l->held_by_exited, RT_HOLDER_FORKED_AWAY, __ATOMIC_RELEASE);
         s->total++;
         if (s->n < MAX_STRANDED) {
-            s->e[s->n].lock = t->held[i].lock;
+            s->e[s->n].lock = l;
             s->e[s->n].addr = t->held[i].addr;
             s->e[s->n].stack = t->held[i].stack;
             s->e[s->n].tid = t->tid;
@@ -90,7 +92,8 @@ static void warm(struct rt_thread *t, void *arg)
         if (!rt_held_live(&held[i]))
             continue;
         warm_stack(held[i].stack);
-        warm_stack(held[i].lock->init_stack);
+        if (__atomic_load_n(&held[i].id, __ATOMIC_RELAXED) != RT_HELD_UNNAMED) /* no record to read */
+            warm_stack(held[i].lock->init_stack);
     }
 }
 

@@ -3,6 +3,7 @@
  * patch's check found the xfrm_policy bug this way). */
 #include "engine.h"
 #include "freegate.h"
+#include "lazylock.h"
 #include "lockdesc.h"
 #include "lockorder.h"
 #include "report.h"
@@ -53,8 +54,19 @@ static void check_lock(struct rt_lock *l, void *arg)
     struct free_ctx *c = arg;
     if (c->unmapped ? rt_lock_is_held_by_record(l) : rt_lock_is_held(l))
         report_freed_lock(c, l);
-    rt_lockorder_forget(l);
-    rt_locktab_retire(l);
+    rt_lock_retire(l, c->unmapped);
+}
+
+/* A lazy mutex in the range: unlocked (its word says so), it never needed
+ * a record; otherwise it gets one now and is judged as any other. */
+static void check_lazy(uintptr_t addr, const struct rt_lazy_init *init, void *arg)
+{
+    struct free_ctx *c = arg;
+    if (!c->unmapped && rt_mutex_word_unlocked(addr))
+        return;
+    struct rt_lock *l = rt_lock_record_lazy(addr, init);
+    if (l)
+        check_lock(l, c);
 }
 
 void rt_on_free(struct rt_thread *t, uintptr_t start, size_t len, uintptr_t pc)
@@ -62,6 +74,7 @@ void rt_on_free(struct rt_thread *t, uintptr_t start, size_t len, uintptr_t pc)
     (void)pc;
     /* pc 0: the thread's stack at its exit, where no free() stack exists. */
     struct free_ctx c = { t, start, len, 0, pc == 0, 0, NULL };
+    rt_lazylock_take_range(start, len, check_lazy, &c);
     rt_locktab_for_range(start, len, check_lock, &c);
 }
 
@@ -69,5 +82,6 @@ void rt_on_unmapped(struct rt_thread *t, uintptr_t start, size_t len, const char
 {
     struct free_ctx c = { t, start, len, 0, 0, 1, what };
     (void)pc;
+    rt_lazylock_take_range(start, len, check_lazy, &c);
     rt_locktab_for_range(start, len, check_lock, &c);
 }

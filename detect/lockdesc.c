@@ -126,7 +126,7 @@ void rt_report_held_locks(struct rt_report *r, const struct rt_thread *t, const 
         const struct rt_held *h = &t->held[i];
         if (!rt_held_live(h))
             continue;
-        rt_lock_name(h->lock, h->addr, name, sizeof name);
+        rt_lock_name(rt_held_record(h, NULL), h->addr, name, sizeof name);
         rt_stack_site(h->stack, site, sizeof site);
         rt_report_text(r, " #%u: %s%s, taken at %s", shown++, name, h->mode == RT_HOLD_READ ? " (read)" : "", site);
     }

@@ -657,6 +657,7 @@ static int learn_edge(struct check *c, unsigned i, struct lo_node *from, struct 
 
 void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uint64_t chain, uintptr_t pc)
 {
+    rt_held_name(t);
     /* Not zeroed whole: the cycle copy inside is 3 KB, written only when a cycle is found. */
     struct check c;
     c.t = t;

@@ -1,6 +1,7 @@
 /* Lock events: identity, the held-lock stack, owners and readers. The
  * checks that judge them live in misuse.c and lockorder.c. */
 #include "engine.h"
+#include "lazylock.h"
 #include "lockgroup.h"
 #include "rcucheck.h"
 #include "lockorder.h"
@@ -104,6 +105,55 @@ rt_stack_id rt_site_stack_slow(struct rt_thread *t, uintptr_t pc)
     return stack;
 }
 
+static void push_held(struct rt_thread *t, struct rt_lock *lock, uint64_t id, uintptr_t addr, unsigned flags,
+                      uint64_t chain, rt_stack_id stack, int cpu);
+
+/* Held entries of lazy mutexes taken with nothing held point here, so
+ * that code reading an entry's lock never follows NULL (rt_held_name). */
+struct rt_lock rt_unnamed_lock = { .type = RT_LOCK_MUTEX };
+
+/* A fresh record for a mutex that was lazy (lazylock.h) until now: what
+ * rt_on_lock_init would have written. */
+static void fill_lazy(struct rt_lock *l, const struct rt_lazy_init *init)
+{
+    l->type = RT_LOCK_MUTEX;
+    l->statically_initialized = 0;
+    l->init_stack = init->stack;
+    l->init_tid = init->tid;
+    l->class_key = init->pc;
+    l->history_known = 1;
+    if (rt_opt.lock_classes == RT_CLASSES_AUTO && rt_opt.detect_deadlocks)
+        l->group = rt_lockgroup_get(init->pc, RT_LOCK_MUTEX);
+}
+
+struct rt_lock *rt_lock_record_lazy(uintptr_t addr, const struct rt_lazy_init *init)
+{
+    int created;
+    struct rt_lock *l = rt_locktab_get(addr, RT_LOCK_MUTEX, &created);
+    if (l && created)
+        fill_lazy(l, init);
+    return l;
+}
+
+struct rt_lock *rt_lock_find(uintptr_t addr)
+{
+    struct rt_lock *l = rt_locktab_find(addr);
+    if (l || !rt_lazylock_test(addr))
+        return l;
+    int created;
+    l = rt_locktab_get(addr, RT_LOCK_MUTEX, &created);
+    if (!l || !created)
+        return l;
+    struct rt_lazy_init init;
+    if (rt_lazylock_take(addr, &init)) {
+        fill_lazy(l, &init);
+        return l;
+    }
+    /* Its life ended meanwhile (destroyed or freed unlocked): no lock. */
+    rt_locktab_retire(l);
+    return rt_locktab_find(addr);
+}
+
 struct rt_lock *rt_lock_lookup_slow(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type, uintptr_t pc)
 {
     unsigned slot = (unsigned)(addr >> 3) & (RT_LOCK_CACHE - 1);
@@ -111,7 +161,10 @@ struct rt_lock *rt_lock_lookup_slow(struct rt_thread *t, uintptr_t addr, enum rt
     struct rt_lock *l = rt_locktab_get(addr, type, &created);
     if (!l)
         return NULL;
-    if (created) {
+    struct rt_lazy_init init;
+    if (created && rt_lazylock_take(addr, &init)) {
+        fill_lazy(l, &init);
+    } else if (created) {
         /* Never initialized through us: statically initialized (or set up
          * before the runtime was ready); its first use stands for its init. */
         l->statically_initialized = 1;
@@ -126,30 +179,144 @@ struct rt_lock *rt_lock_lookup_slow(struct rt_thread *t, uintptr_t addr, enum rt
     return l;
 }
 
+int rt_mutex_word_unlocked(uintptr_t addr)
+{
+    int (*unlocked)(const struct rt_lock *) = __atomic_load_n(&rt_lock_object_unlocked, __ATOMIC_ACQUIRE);
+    struct rt_lock probe = { .type = RT_LOCK_MUTEX };
+    __atomic_store_n(&probe.addr, addr, __ATOMIC_RELAXED);
+    return unlocked && unlocked(&probe);
+}
+
+struct kill_unnamed { uintptr_t addr; };
+
+static void kill_unnamed_of(struct rt_thread *t, void *arg)
+{
+    const struct kill_unnamed *k = arg;
+    struct rt_held *held = __atomic_load_n(&t->held, __ATOMIC_ACQUIRE);
+    unsigned n = __atomic_load_n(&t->nheld, __ATOMIC_ACQUIRE);
+    for (unsigned i = 0; i < n && held; i++)
+        if (__atomic_load_n(&held[i].id, __ATOMIC_RELAXED) == RT_HELD_UNNAMED &&
+            __atomic_load_n(&held[i].addr, __ATOMIC_RELAXED) == k->addr)
+            /* The pair, so that an entry its thread reused meanwhile is left alone. */
+            rt_cas_pair(&held[i].id, RT_HELD_UNNAMED, k->addr, 0, k->addr);
+}
+
+void rt_lock_retire(struct rt_lock *l, int memory_gone)
+{
+    uintptr_t addr = __atomic_load_n(&l->addr, __ATOMIC_ACQUIRE);
+    /* Unnamed entries exist only while the mutex is locked: one that goes
+     * while held ends theirs, as a retired record ends named entries'. */
+    int unnamed = addr && l->type == RT_LOCK_MUTEX && (memory_gone || !rt_mutex_word_unlocked(addr));
+    rt_lockorder_forget(l);
+    rt_locktab_retire(l);
+    if (unnamed) {
+        struct kill_unnamed k = { addr };
+        rt_thread_for_each(kill_unnamed_of, &k);
+    }
+}
+
+void rt_held_name_slow(struct rt_thread *t)
+{
+    t->unnamed = 0;
+    for (unsigned i = 0; i < t->nheld; i++) {
+        struct rt_held *h = &t->held[i];
+        if (__atomic_load_n(&h->id, __ATOMIC_RELAXED) != RT_HELD_UNNAMED)
+            continue;
+        struct rt_lock *l = rt_lock_find(h->addr);
+        uint64_t id = l ? __atomic_load_n(&l->id, __ATOMIC_RELAXED) : 0;
+        if (l)
+            __atomic_store_n(&h->lock, l, __ATOMIC_RELEASE);
+        /* No record: its lock went while held (id 0, dead, as a killed one). */
+        if (!rt_cas_pair(&h->id, RT_HELD_UNNAMED, h->addr, id, h->addr) && l)
+            __atomic_store_n(&h->lock, &rt_unnamed_lock, __ATOMIC_RELEASE);
+    }
+}
+
+int rt_held_is(const struct rt_held *h, const struct rt_lock *l, uint64_t id)
+{
+    uint64_t hid = __atomic_load_n(&h->id, __ATOMIC_ACQUIRE);
+    if (hid == RT_HELD_UNNAMED)
+        return l->type == RT_LOCK_MUTEX && __atomic_load_n(&h->addr, __ATOMIC_RELAXED) == __atomic_load_n(&l->addr, __ATOMIC_RELAXED) &&
+               __atomic_load_n(&l->id, __ATOMIC_RELAXED) == id;
+    return hid == id && __atomic_load_n(&h->lock, __ATOMIC_RELAXED) == l;
+}
+
+struct rt_lock *rt_held_record(const struct rt_held *h, uint64_t *id)
+{
+    uint64_t hid = __atomic_load_n(&h->id, __ATOMIC_ACQUIRE);
+    struct rt_lock *l = hid == RT_HELD_UNNAMED ? rt_lock_find(__atomic_load_n(&h->addr, __ATOMIC_RELAXED))
+                                               : __atomic_load_n(&h->lock, __ATOMIC_RELAXED);
+    if (id)
+        *id = hid == RT_HELD_UNNAMED && l ? __atomic_load_n(&l->id, __ATOMIC_RELAXED) : hid;
+    return l;
+}
+
+/* A lazy mutex's init: no record, a bit in its line's entry. 0 when it
+ * needs a record (one is there already, or the line cannot hold it). */
+static int lazy_init(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
+{
+    if (rt_filter_test(rt_line_filter, addr >> RT_LINE_SHIFT) && rt_locktab_find(addr))
+        return 0;
+    if (t->lazy_site_pc != pc) {
+        uint32_t site = rt_lazylock_site(pc, rt_site_stack(t, pc));
+        if (!site)
+            return 0;
+        t->lazy_site_pc = pc;
+        t->lazy_site = site;
+    }
+    /* The filter first: a free() that finds it clear has no lock to check. */
+    rt_filter_set(rt_line_filter, addr);
+    rt_free_checks_add(RT_FREE_LOCKS);
+    return rt_lazylock_add(addr, t->lazy_site, t->tid);
+}
+
+void rt_on_lock_acquired_uncached(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type, uintptr_t pc)
+{
+    struct rt_lock *l = rt_lock_cached(t, addr);
+    /* A mutex initialized without a record, taken the first time with
+     * nothing held, needs none yet; the second time it gets one. */
+    if (!l && type == RT_LOCK_MUTEX && t->nheld == 0 && rt_lazylock_first_use(addr))
+        rt_on_lock_acquired_unnamed(t, addr, 0, pc);
+    else if ((l = l ? l : rt_lock_lookup_slow(t, addr, type, pc)) != NULL)
+        rt_on_lock_acquired_slow(t, l, 0, 0, pc);
+}
+
+void rt_on_lock_acquired_unnamed(struct rt_thread *t, uintptr_t addr, unsigned flags, uintptr_t pc)
+{
+    if (t->waiting_for)
+        __atomic_store_n(&t->waiting_for, NULL, __ATOMIC_RELEASE);
+    if (t->untracked)
+        return;
+    push_held(t, &rt_unnamed_lock, RT_HELD_UNNAMED, addr, flags, 0, rt_site_stack(t, pc), rt_thread_cpu(t));
+    t->unnamed++;
+}
+
 void rt_on_lock_reinit(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
 {
-    struct rt_lock *old = rt_locktab_find(addr);
+    struct rt_lock *old = rt_lock_find(addr);
     if (!old)
         return;
     if (rt_lock_is_held(old))
         rt_report_destroy_locked(t, old, "re-initializing", pc);
-    rt_lockorder_forget(old);
-    rt_locktab_retire(old);
+    rt_lock_retire(old, 0);
 }
 
 void rt_on_lock_init(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type, uintptr_t pc)
 {
+    /* A plain mutex gets its record when it first needs one. */
+    if (type == RT_LOCK_MUTEX && lazy_init(t, addr, pc))
+        return;
     int created;
     struct rt_lock *l = rt_locktab_get(addr, type, &created);
     if (l && !created) {
         if (rt_lock_is_held(l))
             rt_report_destroy_locked(t, l, "re-initializing", pc);
-        rt_lockorder_forget(l);
-        rt_locktab_retire(l);
+        rt_lock_retire(l, 0);
         l = rt_locktab_get(addr, type, &created);
     }
     if (!l)
         return;
+    rt_lazylock_take(addr, NULL); /* a lazy life of the address ends here */
     l->type = (uint8_t)type;
     l->statically_initialized = 0;
     l->init_stack = rt_site_stack(t, pc);
@@ -170,14 +337,19 @@ void rt_on_lock_destroy(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
 {
     rt_remember_destroy(t, addr, pc);
     struct rt_lock *l = rt_locktab_find(addr);
+    if (!l && rt_lazylock_test(addr)) {
+        /* Unlocked, as it should be: no record was ever needed. */
+        if (rt_mutex_word_unlocked(addr) && rt_lazylock_take(addr, NULL))
+            return;
+        l = rt_lock_find(addr);
+    }
     if (!l)
         return;
     if (rt_lock_type_cond(l->type) && __atomic_load_n(&l->cond_waiters, __ATOMIC_ACQUIRE) > 0)
         rt_report_cond_destroy_busy(t, l, pc);
     else if (rt_lock_is_held(l))
         rt_report_destroy_locked(t, l, "destroying", pc);
-    rt_lockorder_forget(l);
-    rt_locktab_retire(l);
+    rt_lock_retire(l, 0);
 }
 
 /* Would this acquisition block forever on a lock the thread already holds? */
@@ -250,6 +422,7 @@ static int held_here(const struct rt_thread *t, const struct rt_lock *lock)
 
 uint64_t rt_on_lock_pre_nested(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uintptr_t pc)
 {
+    rt_held_name(t);
     /* A read section entered inline comes first on the stack: the edge
      * rcu_read_lock -> lock. */
     if (t->rcu.depth || (t->rcu_ctr && (uint32_t)*t->rcu_ctr))
@@ -324,8 +497,8 @@ void rt_on_lock_wait(struct rt_thread *t, struct rt_lock *lock, unsigned flags, 
     rt_watchdog_ensure();
 }
 
-static void push_held(struct rt_thread *t, struct rt_lock *lock, uint64_t id, unsigned flags, uint64_t chain,
-                      rt_stack_id stack, int cpu)
+static void push_held(struct rt_thread *t, struct rt_lock *lock, uint64_t id, uintptr_t addr, unsigned flags,
+                      uint64_t chain, rt_stack_id stack, int cpu)
 {
     if (t->nheld >= t->held_cap && rt_thread_grow_held(t) < 0) {
         t->untracked = 1;
@@ -334,7 +507,7 @@ static void push_held(struct rt_thread *t, struct rt_lock *lock, uint64_t id, un
     struct rt_held *h = &t->held[t->nheld++];
     h->lock = lock;
     h->id = id;
-    h->addr = __atomic_load_n(&lock->addr, __ATOMIC_RELAXED);
+    h->addr = addr;
     h->chain = chain;
     h->stack = stack;
     h->count = 1;
@@ -360,13 +533,15 @@ void rt_on_lock_acquired_slow(struct rt_thread *t, struct rt_lock *lock, unsigne
                 return;
             }
     }
-    push_held(t, lock, id, flags, chain, rt_site_stack(t, pc), rt_thread_cpu(t));
+    push_held(t, lock, id, __atomic_load_n(&lock->addr, __ATOMIC_RELAXED), flags, chain, rt_site_stack(t, pc),
+              rt_thread_cpu(t));
 }
 
 void rt_on_lock_acquired_at(struct rt_thread *t, struct rt_lock *lock, unsigned flags, rt_stack_id stack, int cpu)
 {
     if (!t->untracked)
-        push_held(t, lock, __atomic_load_n(&lock->id, __ATOMIC_RELAXED), flags, 0, stack, cpu);
+        push_held(t, lock, __atomic_load_n(&lock->id, __ATOMIC_RELAXED), __atomic_load_n(&lock->addr, __ATOMIC_RELAXED),
+                  flags, 0, stack, cpu);
 }
 
 /* Removes entry i; the chain keys above it are recomputed, since a chain
@@ -432,7 +607,7 @@ static void find_holder(struct rt_thread *t, void *arg)
     const struct rt_held *held = __atomic_load_n(&t->held, __ATOMIC_ACQUIRE);
     unsigned n = __atomic_load_n(&t->nheld, __ATOMIC_ACQUIRE);
     for (unsigned i = 0; i < n && held; i++)
-        if (held[i].lock == s->lock && held[i].id == s->id && held[i].mode == s->mode) {
+        if (rt_held_is(&held[i], s->lock, s->id) && held[i].mode == s->mode) {
             if (!s->count++) {
                 s->tid = t->tid;
                 s->stack = held[i].stack;

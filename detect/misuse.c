@@ -160,7 +160,7 @@ static void report_unknown_unlock(struct rt_thread *t, uintptr_t addr, const cha
 {
     char comm[32], desc[512];
     rt_thread_comm(t->tid, comm, sizeof comm);
-    rt_lock_describe(rt_locktab_find(addr), addr, desc, sizeof desc);
+    rt_lock_describe(rt_lock_find(addr), addr, desc, sizeof desc);
     struct rt_report *r = rt_report_begin(RT_KIND_BAD_UNLOCK, t->tid);
     if (!r)
         return;
@@ -185,7 +185,8 @@ void rt_on_unlock_rejected(struct rt_thread *t, uintptr_t addr, const char *call
 
 int rt_check_unheld_release(struct rt_thread *t, uintptr_t addr, uintptr_t pc, int word_unlocked)
 {
-    struct rt_lock *l = rt_locktab_find(addr);
+    rt_held_name(t);
+    struct rt_lock *l = rt_lock_find(addr);
     (void)pc;
     /* A lock never seen before, or locked before the runtime was ready:
      * nothing is known about who holds it, but its own word. */

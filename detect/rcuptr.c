@@ -184,6 +184,7 @@ static void fill_access(struct access *a, struct rt_thread *t, int write_only, u
     a->op = op;
     a->clock = clock;
     a->stack = rt_site_stack(t, pc);
+    rt_held_name(t);
     lockset_of(t, write_only, &a->locks);
 }
 
@@ -227,7 +228,7 @@ static void describe_locks(const struct lockset *s, char *out, size_t cap)
     rt_buf_puts(&b, "holding ");
     for (unsigned i = 0; i < s->n; i++) {
         char name[160];
-        rt_lock_name(rt_locktab_find(s->lock[i].addr), s->lock[i].addr, name, sizeof name);
+        rt_lock_name(rt_lock_find(s->lock[i].addr), s->lock[i].addr, name, sizeof name);
         rt_buf_printf(&b, "%s%s", i ? ", " : "", name);
     }
 }

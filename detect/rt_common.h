@@ -44,6 +44,20 @@ static inline void rt_spin_reinit(rt_spin_t *l)
     __atomic_store_n(&l->locked, 0, __ATOMIC_RELAXED);
 }
 
+/* Compare-and-swap of two adjacent 64-bit words, 16-byte aligned. */
+#if defined(__x86_64__)
+__attribute__((target("cx16")))
+#endif
+static inline int rt_cas_pair(uint64_t *p, uint64_t old0, uint64_t old1, uint64_t new0, uint64_t new1)
+{
+    unsigned __int128 o = (unsigned __int128)old1 << 64 | old0, n = (unsigned __int128)new1 << 64 | new0;
+#if defined(__x86_64__)
+    return __sync_bool_compare_and_swap((unsigned __int128 *)p, o, n);
+#else
+    return __atomic_compare_exchange_n((unsigned __int128 *)p, &o, n, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+#endif
+}
+
 static inline uint64_t rt_hash64(uint64_t x)
 {
     x ^= x >> 33;

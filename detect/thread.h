@@ -16,10 +16,12 @@
 
 enum rt_hold_mode { RT_HOLD_WRITE = 0, RT_HOLD_READ = 1 };
 
+/* id and addr come first, together: another thread clears an unnamed
+ * entry with one 16-byte compare-and-swap on the pair (rt_held_kill_unnamed). */
 struct rt_held {
-    struct rt_lock *lock;
-    uint64_t id;
+    _Alignas(16) uint64_t id;
     uintptr_t addr;
+    struct rt_lock *lock;
     uint64_t chain;      /* hash of the held-lock sequence up to this entry */
     rt_stack_id stack;   /* stack of the first acquisition from pc */
     union {
@@ -32,6 +34,12 @@ struct rt_held {
         uint64_t state;      /* all four, written and tested at once on the fast paths */
     };
 };
+
+/* The id of an unnamed entry: a lazy mutex (lazylock.h) taken with nothing
+ * held, which has no record yet; its lock is rt_unnamed_lock, and it stands
+ * for whatever record its address gets (rt_held_name, rt_held_is). */
+#define RT_HELD_UNNAMED UINT64_MAX
+extern struct rt_lock rt_unnamed_lock;
 
 /* The state word of a held entry (little-endian layout of the fields). */
 #define RT_HELD_STATE(count, mode, trylock, cpu)                                                      \
@@ -53,6 +61,9 @@ struct rt_thread {
     uint64_t rcuptr_birth; /* RCU pointer writes up to this clock came before the thread (rcuptr.h) */
     int untracked;                  /* out of memory for the held stack: stop checking */
     unsigned nheld, held_cap;
+    unsigned unnamed;               /* unnamed entries pushed since the last naming */
+    uintptr_t lazy_site_pc;         /* the last lazy init site and its index (lazylock.h) */
+    uint32_t lazy_site;
     struct rt_held *held;           /* held_inline, or a larger array once it overflows */
     /* Record mode: the word of the librtdd_rcu reader slot the record is
      * attached to (NULL while detached), which holds the nesting
@@ -117,7 +128,10 @@ static inline unsigned rt_thread_busy(const struct rt_thread *t)
 /* Is the held lock still the lock it was (not freed or destroyed since)? */
 static inline int rt_held_live(const struct rt_held *h)
 {
-    return __atomic_load_n(&h->lock->id, __ATOMIC_RELAXED) == h->id &&
+    uint64_t id = __atomic_load_n(&h->id, __ATOMIC_RELAXED);
+    if (id == RT_HELD_UNNAMED)
+        return 1; /* cleared (id 0) when its lock goes while held */
+    return __atomic_load_n(&h->lock->id, __ATOMIC_RELAXED) == id &&
            __atomic_load_n(&h->lock->addr, __ATOMIC_RELAXED) == h->addr;
 }
 

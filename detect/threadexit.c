@@ -52,6 +52,7 @@ void rt_on_thread_exit(struct rt_thread *t, uintptr_t stack_lo, uintptr_t stack_
      * freed, and is then no longer a lock this thread holds. */
     if (stack_hi > stack_lo)
         rt_on_free(t, stack_lo, stack_hi - stack_lo, 0);
+    rt_held_name(t);
     /* The locks stay held (nobody can release them now): their records say
      * so, for a later free or destroy of them. */
     if (t->nheld > 0 && !t->untracked && live_held(t) > 0) {

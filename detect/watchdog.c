@@ -127,7 +127,10 @@ static void take_snapshot(struct rt_thread *t, void *arg)
     for (unsigned i = 0; i < n && held; i++) {
         if (section && held[i].lock == section)
             continue; /* pushed meanwhile */
-        copy_held(s, held[i].lock, held[i].id, held[i].addr, held[i].stack, held[i].mode);
+        uint64_t id;
+        struct rt_lock *l = rt_held_record(&held[i], &id);
+        if (l)
+            copy_held(s, l, id, held[i].addr, held[i].stack, held[i].mode);
     }
 }
 
@@ -420,7 +423,7 @@ static int holds_conflicting(const struct rt_thread *t, const struct rt_lock *l,
     const struct rt_held *held = __atomic_load_n(&t->held, __ATOMIC_ACQUIRE);
     unsigned n = __atomic_load_n(&t->nheld, __ATOMIC_ACQUIRE);
     for (unsigned i = 0; i < n && held; i++)
-        if (held[i].lock == l && held[i].id == id && !(held[i].mode == RT_HOLD_READ && mode == RT_HOLD_READ))
+        if (rt_held_is(&held[i], l, id) && !(held[i].mode == RT_HOLD_READ && mode == RT_HOLD_READ))
             return 1;
     return 0;
 }

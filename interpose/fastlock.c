@@ -75,9 +75,7 @@ int rti_acquired_uncached(struct rt_thread *t, uintptr_t obj, enum rt_lock_type 
 {
     rti_guard++;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    struct rt_lock *l = rt_lock_lookup(t, obj, type, pc);
-    if (l)
-        rt_on_lock_acquired_slow(t, l, 0, 0, pc);
+    rt_on_lock_acquired_uncached(t, obj, type, pc);
     rti_leave();
     return 0;
 }

@@ -8,6 +8,7 @@
 #include "report.h"
 #include "runtime.h"
 #include "symbolize.h"
+#include "lazylock.h"
 #include "lockorder.h"
 #include "rcucheck.h"
 #include "unwind.h"
@@ -174,6 +175,7 @@ static void fork_child(void)
     rt_alloc_after_fork();
     rt_modules_after_fork();
     rt_locktab_after_fork();
+    rt_lazylock_after_fork();
     rt_lockgroup_after_fork();
     rt_report_after_fork();
     rt_log_after_fork();

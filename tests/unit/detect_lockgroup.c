@@ -49,7 +49,7 @@ static void pair_as(struct rt_thread *t, void *x, void *y)
 static unsigned long inversions(void) { return rt_report_count(RT_KIND_LOCK_ORDER_INVERSION); }
 static const struct rt_lock_group *group_of(void *obj)
 {
-    struct rt_lock *l = rt_locktab_find((uintptr_t)obj);
+    struct rt_lock *l = rt_lock_find((uintptr_t)obj);
     ck_assert_ptr_nonnull(l);
     ck_assert_uint_ne(l->group, 0);
     return &rt_lock_groups[l->group - 1];
