@@ -9,20 +9,24 @@
 #define ENTRIES (1u << ENTRY_BITS)
 #define LINE_BITS 40 /* lines above 2^40 (addresses above 2^48) get records */
 #define TID_MAX ((1u << 24) - 1)
-#define SITES (1u << 16)
+#define SITES (1u << 16)   /* site indexes fit 16 bits */
 #define SLOT_SHIFT 3 /* a mutex is 8-byte aligned: 32 slots per line */
 #define MUTEX_SIZE 40
 
 /* lo: line + 1 (0: never used) in the low 40 bits, the tid above;
- * hi: the slots' bits in the low 32 bits, the site index above. An entry
- * whose slot bits are all clear is free, whatever else it says. */
+ * hi: the slots' bits in the low 32 bits, the site index in the next 16,
+ * and a generation in the top 16 that changes whenever the entry is taken
+ * for a line (claimed). An entry whose slot bits are all clear is free,
+ * whatever else it says. A claim changes both words with one 16-byte
+ * compare-and-swap; adding or taking a slot changes hi alone with an
+ * 8-byte one (cheaper): hi is read before lo, so a successful swap of hi
+ * proves no claim came between, and lo was what was read. */
 typedef unsigned __int128 entry_t;
 struct entry {
     _Alignas(16) uint64_t lo;
     uint64_t hi;
 };
 _Static_assert(sizeof(struct entry) == 16, "an entry is one 16-byte word");
-
 static struct entry *entries;
 static uint32_t *used;            /* per line (mod ENTRIES): slots acquired once */
 static struct rt_lazy_init *sites; /* index - 1 -> site */
@@ -77,12 +81,19 @@ static inline struct entry *entry_of(uint64_t line) { return &entries[line & (EN
 static inline uint32_t slot_bit(uintptr_t addr) { return 1u << ((addr & ((1u << RT_LINE_SHIFT) - 1)) >> SLOT_SHIFT); }
 static inline uint64_t lo_line(uint64_t lo) { return (lo & ((1ull << LINE_BITS) - 1)) - 1; }
 static inline uint32_t hi_slots(uint64_t hi) { return (uint32_t)hi; }
+static inline uint32_t hi_site(uint64_t hi) { return (uint32_t)(hi >> 32) & 0xffff; }
+#define HI_GEN (1ull << 48)
 
 static inline struct entry load(const struct entry *e)
 {
-    /* Two loads: a torn pair makes the compare-and-swap fail, and a hint
-     * taken from one is checked again by its taker. */
-    return (struct entry){ __atomic_load_n(&e->lo, __ATOMIC_ACQUIRE), __atomic_load_n(&e->hi, __ATOMIC_ACQUIRE) };
+    /* hi first (see above); a torn pair makes the swap fail. */
+    uint64_t hi = __atomic_load_n(&e->hi, __ATOMIC_ACQUIRE);
+    return (struct entry){ __atomic_load_n(&e->lo, __ATOMIC_ACQUIRE), hi };
+}
+
+static inline bool cas_hi(struct entry *e, uint64_t old, uint64_t new)
+{
+    return __atomic_compare_exchange_n(&e->hi, &old, new, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
 #if defined(__x86_64__)
@@ -102,24 +113,24 @@ static bool cas(struct entry *e, struct entry old, struct entry new)
 int rt_lazylock_add(uintptr_t addr, uint32_t site, int tid)
 {
     uint64_t line = line_of(addr);
-    if (site == 0 || (addr & 7) || line + 1 >= 1ull << LINE_BITS || tid <= 0 || (unsigned)tid > TID_MAX ||
+    if (site == 0 || site >= SITES || (addr & 7) || line + 1 >= 1ull << LINE_BITS || tid <= 0 || (unsigned)tid > TID_MAX ||
         !ensure_tables())
         return 0;
     struct entry *e = entry_of(line);
     uint32_t bit = slot_bit(addr);
     uint64_t lo = (line + 1) | (uint64_t)tid << LINE_BITS;
     for (;;) {
-        struct entry old = load(e), new;
-        if (hi_slots(old.hi) == 0)
-            new = (struct entry){ lo, (uint64_t)site << 32 | bit };
-        else if (old.lo == lo && old.hi >> 32 == site)
-            new = (struct entry){ lo, old.hi | bit };
-        else
+        struct entry old = load(e);
+        if (hi_slots(old.hi) == 0) {
+            uint64_t hi = ((old.hi & ~(HI_GEN - 1)) + HI_GEN) | (uint64_t)site << 32 | bit;
+            if (cas(e, old, (struct entry){ lo, hi }))
+                break;
+        } else if (old.lo == lo && hi_site(old.hi) == site) {
+            if ((old.hi & bit) || cas_hi(e, old.hi, old.hi | bit))
+                break; /* (already set: initialized again from the same place) */
+        } else {
             return 0;
-        if (new.hi == old.hi && new.lo == old.lo)
-            break; /* initialized again from the same place */
-        if (cas(e, old, new))
-            break;
+        }
     }
     /* Not acquired yet in this life. Plain: a lost update only moves the
      * record's making. */
@@ -151,7 +162,7 @@ int rt_lazylock_first_use(uintptr_t addr)
 
 static void fill(struct rt_lazy_init *init, struct entry old)
 {
-    uint32_t idx = (uint32_t)(old.hi >> 32);
+    uint32_t idx = hi_site(old.hi);
     *init = sites[idx - 1];
     init->tid = (int)(old.lo >> LINE_BITS);
 }
@@ -166,7 +177,7 @@ static uint32_t take_bits(uint64_t line, uint32_t want, struct entry *was)
         uint32_t bits = hi_slots(old.hi) & want;
         if (!bits || lo_line(old.lo) != line)
             return 0;
-        if (cas(e, old, (struct entry){ old.lo, old.hi & ~(uint64_t)bits })) {
+        if (cas_hi(e, old.hi, old.hi & ~(uint64_t)bits)) {
             *was = old;
             return bits;
         }

@@ -24,15 +24,21 @@ static inline int rt_filter_test(const uint8_t *filter, uintptr_t line)
     return __atomic_load_n(&filter[line & (RT_FILTER_LINES - 1)], __ATOMIC_RELAXED);
 }
 
-/* Marks the line of addr; a plain load first keeps marked lines read-only. */
-static inline void rt_filter_set(uint8_t *filter, uintptr_t addr)
+/* Marks the line of addr with bits (a filter's byte may say what kind of
+ * object is there); a plain load first keeps marked lines read-only. */
+static inline void rt_filter_mark(uint8_t *filter, uintptr_t addr, uint8_t bits)
 {
     uintptr_t i = (addr >> RT_LINE_SHIFT) & (RT_FILTER_LINES - 1);
-    if (!__atomic_load_n(&filter[i], __ATOMIC_RELAXED)) {
+    if ((__atomic_load_n(&filter[i], __ATOMIC_RELAXED) & bits) != bits) {
         if (i < RT_FILTER_PAD)
-            __atomic_store_n(&filter[RT_FILTER_LINES + i], 1, __ATOMIC_RELEASE);
-        __atomic_store_n(&filter[i], 1, __ATOMIC_RELEASE);
+            __atomic_fetch_or(&filter[RT_FILTER_LINES + i], bits, __ATOMIC_RELEASE);
+        __atomic_fetch_or(&filter[i], bits, __ATOMIC_RELEASE);
     }
+}
+
+static inline void rt_filter_set(uint8_t *filter, uintptr_t addr)
+{
+    rt_filter_mark(filter, addr, 1);
 }
 
 /* A counting filter's byte for addr, moved by delta (+1 or -1); a full

@@ -255,7 +255,7 @@ struct rt_lock *rt_held_record(const struct rt_held *h, uint64_t *id)
  * needs a record (one is there already, or the line cannot hold it). */
 static int lazy_init(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
 {
-    if (rt_filter_test(rt_line_filter, addr >> RT_LINE_SHIFT) && rt_locktab_find(addr))
+    if ((rt_filter_test(rt_line_filter, addr >> RT_LINE_SHIFT) & RT_FILTER_RECORDS) && rt_locktab_find(addr))
         return 0;
     if (t->lazy_site_pc != pc) {
         uint32_t site = rt_lazylock_site(pc, rt_site_stack(t, pc));
@@ -265,7 +265,7 @@ static int lazy_init(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
         t->lazy_site = site;
     }
     /* The filter first: a free() that finds it clear has no lock to check. */
-    rt_filter_set(rt_line_filter, addr);
+    rt_filter_mark(rt_line_filter, addr, RT_FILTER_LAZY);
     rt_free_checks_add(RT_FREE_LOCKS);
     return rt_lazylock_add(addr, t->lazy_site, t->tid);
 }

@@ -190,7 +190,7 @@ struct rt_lock *rt_locktab_get(uintptr_t addr, enum rt_lock_type type, int *crea
     __atomic_store_n(&fresh->addr, addr, __ATOMIC_RELAXED);
     /* The filter bit is set before the record is visible: a free() that
      * finds the bit clear cannot race with a lock it should have seen. */
-    rt_filter_set(rt_line_filter, addr);
+    rt_filter_mark(rt_line_filter, addr, RT_FILTER_RECORDS);
     rt_free_checks_add(RT_FREE_LOCKS);
     for (struct rt_lock *checked = head;; checked = head) {
         __atomic_store_n(&fresh->next, head, __ATOMIC_RELAXED);

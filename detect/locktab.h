@@ -98,9 +98,10 @@ typedef void (*rt_lock_visit_fn)(struct rt_lock *lock, void *arg);
 unsigned rt_locktab_for_range(uintptr_t start, size_t len, rt_lock_visit_fn fn, void *arg);
 void rt_locktab_after_fork(void);
 
-/* Lines that have ever held a lock record (linefilter.h): never cleared,
- * so a clear byte proves no lock is there; it keeps free() of ordinary
- * memory to a load and a test. */
+/* Lines that have ever held a lock record or a lazy mutex (linefilter.h;
+ * the byte's bits say which): never cleared, so a clear byte proves no
+ * lock is there; it keeps free() of ordinary memory to a load and a test. */
+enum { RT_FILTER_RECORDS = 1, RT_FILTER_LAZY = 2 };
 extern uint8_t rt_line_filter[RT_FILTER_LINES + RT_FILTER_PAD];
 
 static inline int rt_locktab_may_overlap_small(uintptr_t start)
