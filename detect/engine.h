@@ -40,6 +40,10 @@ int rt_mutex_word_unlocked(uintptr_t addr);
 /* A lock taken by a wrapper's in-place fast path (nothing held before)
  * that the caches did not know. */
 void rt_on_lock_acquired_uncached(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type, uintptr_t pc);
+/* Kills every unnamed held entry of addr (its lock stopped being held
+ * without those threads releasing it: freed, destroyed, or unlocked by
+ * another thread). */
+void rt_held_kill_unnamed(uintptr_t addr);
 /* A lazy mutex acquired with nothing held: an unnamed held entry. */
 void rt_on_lock_acquired_unnamed(struct rt_thread *t, uintptr_t addr, unsigned flags, uintptr_t pc);
 /* Names the thread's unnamed entries (gives their locks records): run by

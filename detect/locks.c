@@ -135,6 +135,17 @@ struct rt_lock *rt_lock_record_lazy(uintptr_t addr, const struct rt_lazy_init *i
     return l;
 }
 
+/* A record just made at addr: if addr was a lazy mutex, its lazy life is
+ * taken and the record is filled from it. */
+static int fill_if_lazy(struct rt_lock *l, uintptr_t addr)
+{
+    struct rt_lazy_init init;
+    if (!rt_lazylock_take(addr, &init))
+        return 0;
+    fill_lazy(l, &init);
+    return 1;
+}
+
 struct rt_lock *rt_lock_find(uintptr_t addr)
 {
     struct rt_lock *l = rt_locktab_find(addr);
@@ -142,13 +153,8 @@ struct rt_lock *rt_lock_find(uintptr_t addr)
         return l;
     int created;
     l = rt_locktab_get(addr, RT_LOCK_MUTEX, &created);
-    if (!l || !created)
+    if (!l || !created || fill_if_lazy(l, addr))
         return l;
-    struct rt_lazy_init init;
-    if (rt_lazylock_take(addr, &init)) {
-        fill_lazy(l, &init);
-        return l;
-    }
     /* Its life ended meanwhile (destroyed or freed unlocked): no lock. */
     rt_locktab_retire(l);
     return rt_locktab_find(addr);
@@ -161,10 +167,7 @@ struct rt_lock *rt_lock_lookup_slow(struct rt_thread *t, uintptr_t addr, enum rt
     struct rt_lock *l = rt_locktab_get(addr, type, &created);
     if (!l)
         return NULL;
-    struct rt_lazy_init init;
-    if (created && rt_lazylock_take(addr, &init)) {
-        fill_lazy(l, &init);
-    } else if (created) {
+    if (created && !fill_if_lazy(l, addr)) {
         /* Never initialized through us: statically initialized (or set up
          * before the runtime was ready); its first use stands for its init. */
         l->statically_initialized = 1;
@@ -201,6 +204,12 @@ static void kill_unnamed_of(struct rt_thread *t, void *arg)
             rt_cas_pair(&held[i].id, RT_HELD_UNNAMED, k->addr, 0, k->addr);
 }
 
+void rt_held_kill_unnamed(uintptr_t addr)
+{
+    struct kill_unnamed k = { addr };
+    rt_thread_for_each(kill_unnamed_of, &k);
+}
+
 void rt_lock_retire(struct rt_lock *l, int memory_gone)
 {
     uintptr_t addr = __atomic_load_n(&l->addr, __ATOMIC_ACQUIRE);
@@ -209,10 +218,8 @@ void rt_lock_retire(struct rt_lock *l, int memory_gone)
     int unnamed = addr && l->type == RT_LOCK_MUTEX && (memory_gone || !rt_mutex_word_unlocked(addr));
     rt_lockorder_forget(l);
     rt_locktab_retire(l);
-    if (unnamed) {
-        struct kill_unnamed k = { addr };
-        rt_thread_for_each(kill_unnamed_of, &k);
-    }
+    if (unnamed)
+        rt_held_kill_unnamed(addr);
 }
 
 void rt_held_name_slow(struct rt_thread *t)
@@ -506,8 +513,10 @@ static void push_held(struct rt_thread *t, struct rt_lock *lock, uint64_t id, ui
     }
     struct rt_held *h = &t->held[t->nheld++];
     h->lock = lock;
-    h->id = id;
-    h->addr = addr;
+    /* The address before the id: another thread that sees an unnamed id
+     * sees its address (rt_held_kill_unnamed). */
+    __atomic_store_n(&h->addr, addr, __ATOMIC_RELAXED);
+    __atomic_store_n(&h->id, id, __ATOMIC_RELEASE);
     h->chain = chain;
     h->stack = stack;
     h->count = 1;

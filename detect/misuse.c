@@ -153,6 +153,8 @@ static void model_foreign_release(struct rt_lock *l)
 {
     uint64_t old_id = __atomic_exchange_n(&l->id, rt_locktab_new_id(), __ATOMIC_ACQ_REL);
     rt_lock_name_follows(l, old_id);
+    if (l->type == RT_LOCK_MUTEX)
+        rt_held_kill_unnamed(__atomic_load_n(&l->addr, __ATOMIC_RELAXED)); /* they name it by address */
 }
 
 /* A bad-unlock of a lock rtdd knows nothing of: why, in one sentence. */

@@ -392,6 +392,26 @@ START_TEST(destroyed_while_held_unnamed_is_reported)
 }
 END_TEST
 
+START_TEST(unlock_by_another_thread_ends_the_unnamed_holding)
+{
+    struct rt_thread *t = setup();
+    struct rt_thread *holder = rt_thread_new(getppid());
+    char *a = arena(256);
+    rt_on_lock_init(t, (uintptr_t)a, RT_LOCK_MUTEX, PC(80));
+    fast_take(holder, a, PC(81));
+    ck_assert_uint_eq(holder->held[0].id, RT_HELD_UNNAMED);
+    rt_on_lock_release(t, (uintptr_t)a, PC(82)); /* t never took it */
+    ck_assert_uint_eq(rt_report_count(RT_KIND_NON_OWNER_UNLOCK), 1);
+    set_word(a, 0);
+    /* The holder's entry went with the hand-off: nobody holds the lock. */
+    ck_assert_int_eq(rt_held_live(&holder->held[0]), 0);
+    ck_assert_int_eq(rt_lock_owner(rt_lock_find((uintptr_t)a), NULL), 0);
+    rt_on_lock_destroy(t, (uintptr_t)a, PC(83));
+    ck_assert_uint_eq(rt_report_count(RT_KIND_DESTROY_LOCKED), 0);
+    free(a);
+}
+END_TEST
+
 Suite *lazylock_suite(void)
 {
     Suite *s = suite_create("lazylock");
@@ -407,6 +427,7 @@ Suite *lazylock_suite(void)
     tcase_add_test(tc, freed_while_held_unnamed_is_reported_with_its_holder);
     tcase_add_test(tc, freed_unheld_lazy_locks_make_no_records);
     tcase_add_test(tc, destroyed_while_held_unnamed_is_reported);
+    tcase_add_test(tc, unlock_by_another_thread_ends_the_unnamed_holding);
     suite_add_tcase(s, tc);
     return s;
 }
