@@ -242,16 +242,6 @@ unsigned rt_lazylock_take_range(uintptr_t start, size_t len, rt_lazy_visit_fn fn
     return total;
 }
 
-long rt_lazylock_count(void)
-{
-    if (!__atomic_load_n(&used, __ATOMIC_ACQUIRE))
-        return 0;
-    long n = 0;
-    for (unsigned i = 0; i < ENTRIES; i++)
-        n += __builtin_popcount(hi_slots(__atomic_load_n(&entries[i].hi, __ATOMIC_RELAXED)));
-    return n;
-}
-
 void rt_lazylock_after_fork(void)
 {
     rt_spin_reinit(&sites_lock);

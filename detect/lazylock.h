@@ -46,7 +46,5 @@ int rt_lazylock_take(uintptr_t addr, struct rt_lazy_init *init);
  * number taken. */
 typedef void (*rt_lazy_visit_fn)(uintptr_t addr, const struct rt_lazy_init *init, void *arg);
 unsigned rt_lazylock_take_range(uintptr_t start, size_t len, rt_lazy_visit_fn fn, void *arg);
-/* Lazy mutexes now (for tests and statistics: a walk of the table). */
-long rt_lazylock_count(void);
 void rt_lazylock_after_fork(void);
 #endif

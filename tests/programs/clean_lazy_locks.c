@@ -16,15 +16,20 @@ static pthread_mutex_t cond_lock;
 static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
 static int ready;
 
-static void *worker(void *arg)
+static void nest_in_order(void)
 {
-    (void)arg;
     for (int i = 0; i < 1000; i++) {
         pthread_mutex_lock(&outer);
         pthread_mutex_lock(&inner);
         pthread_mutex_unlock(&inner);
         pthread_mutex_unlock(&outer);
     }
+}
+
+static void *worker(void *arg)
+{
+    (void)arg;
+    nest_in_order();
     pthread_mutex_lock(&cond_lock);
     ready = 1;
     pthread_cond_signal(&cond);
@@ -70,12 +75,7 @@ int main(void)
     pthread_mutex_unlock(&outer);
     pthread_t t;
     pthread_create(&t, NULL, worker, NULL);
-    for (int i = 0; i < 1000; i++) {
-        pthread_mutex_lock(&outer);
-        pthread_mutex_lock(&inner);
-        pthread_mutex_unlock(&inner);
-        pthread_mutex_unlock(&outer);
-    }
+    nest_in_order();
     pthread_mutex_lock(&cond_lock);
     while (!ready)
         pthread_cond_wait(&cond, &cond_lock);
