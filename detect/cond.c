@@ -94,7 +94,7 @@ void rt_on_cond_wait_begin(struct rt_thread *t, uintptr_t cond, uintptr_t mutex,
 void rt_on_cond_wait_end(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, uintptr_t pc)
 {
     rt_on_event_wait_end(t);
-    struct rt_lock *c = rt_lock_find(cond);
+    struct rt_lock *c = rt_locktab_find(cond); /* a condvar: never lazy */
     if (c && __atomic_load_n(&c->cond_waiters, __ATOMIC_ACQUIRE) > 0 &&
         __atomic_sub_fetch(&c->cond_waiters, 1, __ATOMIC_ACQ_REL) == 0)
         __atomic_store_n(&c->cond_mutex_addr, 0, __ATOMIC_RELEASE);

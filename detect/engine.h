@@ -44,8 +44,6 @@ void rt_on_lock_acquired_uncached(struct rt_thread *t, uintptr_t addr, enum rt_l
  * without those threads releasing it: freed, destroyed, or unlocked by
  * another thread). */
 void rt_held_kill_unnamed(uintptr_t addr);
-/* A lazy mutex acquired with nothing held: an unnamed held entry. */
-void rt_on_lock_acquired_unnamed(struct rt_thread *t, uintptr_t addr, unsigned flags, uintptr_t pc);
 /* Names the thread's unnamed entries (gives their locks records): run by
  * the thread itself before code that reads its held locks' records. */
 void rt_held_name_slow(struct rt_thread *t);

@@ -21,7 +21,6 @@
  * compare-and-swap; adding or taking a slot changes hi alone with an
  * 8-byte one (cheaper): hi is read before lo, so a successful swap of hi
  * proves no claim came between, and lo was what was read. */
-typedef unsigned __int128 entry_t;
 struct entry {
     _Alignas(16) uint64_t lo;
     uint64_t hi;
@@ -96,19 +95,10 @@ static inline bool cas_hi(struct entry *e, uint64_t old, uint64_t new)
     return __atomic_compare_exchange_n(&e->hi, &old, new, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
-#if defined(__x86_64__)
-__attribute__((target("cx16"))) static bool cas(struct entry *e, struct entry old, struct entry new)
+static inline bool cas(struct entry *e, struct entry old, struct entry new)
 {
-    entry_t o = (entry_t)old.hi << 64 | old.lo, n = (entry_t)new.hi << 64 | new.lo;
-    return __sync_bool_compare_and_swap((entry_t *)e, o, n);
+    return rt_cas_pair(&e->lo, old.lo, old.hi, new.lo, new.hi);
 }
-#else
-static bool cas(struct entry *e, struct entry old, struct entry new)
-{
-    entry_t o = (entry_t)old.hi << 64 | old.lo, n = (entry_t)new.hi << 64 | new.lo;
-    return __atomic_compare_exchange_n((entry_t *)e, &o, n, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
-}
-#endif
 
 int rt_lazylock_add(uintptr_t addr, uint32_t site, int tid)
 {

@@ -36,11 +36,6 @@ static inline void rt_filter_mark(uint8_t *filter, uintptr_t addr, uint8_t bits)
     }
 }
 
-static inline void rt_filter_set(uint8_t *filter, uintptr_t addr)
-{
-    rt_filter_mark(filter, addr, 1);
-}
-
 /* A counting filter's byte for addr, moved by delta (+1 or -1); a full
  * count stays full. The caller serializes the changes. */
 static inline void rt_filter_count(uint8_t *filter, uintptr_t addr, int delta)

@@ -277,26 +277,28 @@ static int lazy_init(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
     return rt_lazylock_add(addr, t->lazy_site, t->tid);
 }
 
+/* A lazy mutex acquired with nothing held: an unnamed held entry. */
+static void acquired_unnamed(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
+{
+    if (t->waiting_for)
+        __atomic_store_n(&t->waiting_for, NULL, __ATOMIC_RELEASE);
+    if (t->untracked)
+        return;
+    push_held(t, &rt_unnamed_lock, RT_HELD_UNNAMED, addr, 0, 0, rt_site_stack(t, pc), rt_thread_cpu(t));
+    t->unnamed++;
+}
+
 void rt_on_lock_acquired_uncached(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type, uintptr_t pc)
 {
     struct rt_lock *l = rt_lock_cached(t, addr);
     /* A mutex initialized without a record, taken the first time with
      * nothing held, needs none yet; the second time it gets one. */
     if (!l && type == RT_LOCK_MUTEX && t->nheld == 0 && rt_lazylock_first_use(addr))
-        rt_on_lock_acquired_unnamed(t, addr, 0, pc);
+        acquired_unnamed(t, addr, pc);
     else if ((l = l ? l : rt_lock_lookup_slow(t, addr, type, pc)) != NULL)
         rt_on_lock_acquired_slow(t, l, 0, 0, pc);
 }
 
-void rt_on_lock_acquired_unnamed(struct rt_thread *t, uintptr_t addr, unsigned flags, uintptr_t pc)
-{
-    if (t->waiting_for)
-        __atomic_store_n(&t->waiting_for, NULL, __ATOMIC_RELEASE);
-    if (t->untracked)
-        return;
-    push_held(t, &rt_unnamed_lock, RT_HELD_UNNAMED, addr, flags, 0, rt_site_stack(t, pc), rt_thread_cpu(t));
-    t->unnamed++;
-}
 
 void rt_on_lock_reinit(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
 {

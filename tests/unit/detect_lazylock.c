@@ -28,7 +28,7 @@ static char *arena(size_t len)
     return p;
 }
 
-static void mark(uintptr_t addr) { rt_filter_set(rt_line_filter, addr); }
+static void mark(uintptr_t addr) { rt_filter_mark(rt_line_filter, addr, RT_FILTER_LAZY); }
 
 START_TEST(add_take_and_first_use)
 {

@@ -99,14 +99,14 @@ START_TEST(line_filter_wraps_without_missing)
     static uint8_t filter[RT_FILTER_LINES + RT_FILTER_PAD];
     uintptr_t last_line_start = (uintptr_t)(RT_FILTER_LINES - 1) << RT_LINE_SHIFT;
     ck_assert_int_eq(rt_filter_may_overlap_small(filter, last_line_start + RT_FILTER_REACH), 0);
-    rt_filter_set(filter, (uintptr_t)RT_FILTER_LINES << RT_LINE_SHIFT); /* line 0, modulo */
+    rt_filter_mark(filter, (uintptr_t)RT_FILTER_LINES << RT_LINE_SHIFT, 1); /* line 0, modulo */
     ck_assert_int_eq(rt_filter_may_overlap_small(filter, last_line_start + RT_FILTER_REACH), 1);
     ck_assert_int_eq(rt_filter_may_overlap(filter, last_line_start + RT_FILTER_REACH, 256), 1);
     /* Eight lines from the last one: the last seven are lines 0..6's copies. */
     static uint8_t fresh[RT_FILTER_LINES + RT_FILTER_PAD];
     uintptr_t from = last_line_start + RT_FILTER_REACH;
     ck_assert_int_eq(rt_filter_may_overlap_medium(fresh, from, 7 * 256), 0);
-    rt_filter_set(fresh, ((uintptr_t)RT_FILTER_LINES + 6) << RT_LINE_SHIFT);
+    rt_filter_mark(fresh, ((uintptr_t)RT_FILTER_LINES + 6) << RT_LINE_SHIFT, 1);
     ck_assert_int_eq(rt_filter_may_overlap_medium(fresh, from, 7 * 256), 1);
     ck_assert_int_eq(rt_filter_may_overlap_medium(fresh, from, 6 * 256), 0); /* up to line 5 */
 }
