@@ -25,7 +25,8 @@ struct free_ctx {
 static void report_freed_lock(struct free_ctx *c, struct rt_lock *l)
 {
     char comm[32];
-    uintptr_t addr = __atomic_load_n(&l->addr, __ATOMIC_RELAXED);
+    /* A bit lock's object is its word: the holders' line below names the bit. */
+    uintptr_t addr = rt_lock_object_start(__atomic_load_n(&l->addr, __ATOMIC_RELAXED));
     if (!c->free_stack && !c->thread_exit)
         c->free_stack = rt_stack_capture((unsigned)rt_opt.stack_depth);
     rt_thread_comm(c->t->tid, comm, sizeof comm);

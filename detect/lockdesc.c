@@ -7,21 +7,48 @@
 #include "symbolize.h"
 #include <string.h>
 
+void rt_lock_where(uintptr_t addr, char *out, size_t cap)
+{
+    struct rt_buf b;
+    rt_buf_init(&b, out, cap);
+    if (rt_is_bit_key(addr))
+        rt_buf_printf(&b, "bit %u of the word at 0x%lx", rt_bit_key_bit(addr), (unsigned long)rt_bit_key_word(addr));
+    else
+        rt_buf_printf(&b, "0x%lx", (unsigned long)addr);
+}
+
+/* The annotated or symbol name of the lock's object (a bit lock's word),
+ * "" when it has none. */
+static void object_name(const struct rt_lock *l, uintptr_t addr, struct rt_buf *b)
+{
+    char sym[128];
+    uintptr_t off;
+    const char *name = l ? rt_lock_annotated_name(l) : NULL;
+    if (name)
+        rt_buf_puts(b, name);
+    else if (rt_opt.symbolize && rt_symbolize_data(rt_lock_object_start(addr), sym, sizeof sym, &off) == 0)
+        off ? rt_buf_printf(b, "%s+0x%lx", sym, (unsigned long)off) : rt_buf_puts(b, sym);
+}
+
 void rt_lock_name(const struct rt_lock *l, uintptr_t addr, char *out, size_t cap)
 {
     struct rt_buf b;
-    char sym[128];
-    uintptr_t off;
+    char name[160], where[64];
     rt_buf_init(&b, out, cap);
-    const char *name = l && !l->rcu_pseudo ? rt_lock_annotated_name(l) : NULL;
-    if (l && l->rcu_pseudo)
+    if (l && l->rcu_pseudo) {
         rt_buf_printf(&b, "[%s]", rt_rcu_pseudo_name(l));
-    else if (name)
-        rt_buf_puts(&b, name);
-    else if (rt_opt.symbolize && rt_symbolize_data(addr, sym, sizeof sym, &off) == 0)
-        off ? rt_buf_printf(&b, "%s+0x%lx", sym, (unsigned long)off) : rt_buf_puts(&b, sym);
+        return;
+    }
+    struct rt_buf nb;
+    rt_buf_init(&nb, name, sizeof name);
+    object_name(l, addr, &nb);
+    rt_lock_where(addr, where, sizeof where);
+    if (!name[0])
+        rt_buf_printf(&b, "[%s]", where);
+    else if (rt_is_bit_key(addr) && !(l && rt_lock_annotated_name(l)))
+        rt_buf_printf(&b, "bit %u of %s", rt_bit_key_bit(addr), name);
     else
-        rt_buf_printf(&b, "[0x%lx]", (unsigned long)addr);
+        rt_buf_puts(&b, name);
 }
 
 /* The first frame that is the program's, not the C or C++ runtime's (or
@@ -69,23 +96,24 @@ void rt_stack_site(rt_stack_id stack, char *out, size_t cap)
 
 void rt_lock_describe(const struct rt_lock *l, uintptr_t addr, char *out, size_t cap)
 {
-    char name[160], site[256];
+    char name[160], where[64], site[256];
     struct rt_buf b;
-    rt_lock_name(l, addr, name, sizeof name);
     rt_buf_init(&b, out, cap);
-    if (name[0] == '[')
-        rt_buf_puts(&b, name);
-    else
-        rt_buf_printf(&b, "[0x%lx] %s", (unsigned long)addr, name);
-    if (!l) {
-        rt_buf_puts(&b, " (unknown lock)");
-        return;
-    }
-    if (l->rcu_pseudo) {
-        rt_buf_init(&b, out, cap);
+    if (l && l->rcu_pseudo) {
+        rt_lock_name(l, addr, name, sizeof name);
         rt_buf_printf(&b, "%s (%s)", name,
                       l->rcu_pseudo == 1 ? "RCU read-side critical sections, which synchronize_rcu() waits for"
                                          : "RCU callbacks, which rcu_barrier() waits for");
+        return;
+    }
+    /* "[where] name": a bit lock's where says its bit, its name is its word's. */
+    struct rt_buf nb;
+    rt_buf_init(&nb, name, sizeof name);
+    object_name(l, addr, &nb);
+    rt_lock_where(addr, where, sizeof where);
+    rt_buf_printf(&b, name[0] ? "[%s] %s" : "[%s]%s", where, name);
+    if (!l) {
+        rt_buf_puts(&b, " (unknown lock)");
         return;
     }
     rt_stack_site(l->init_stack, site, sizeof site);
@@ -136,13 +164,13 @@ void rt_report_held_locks(struct rt_report *r, const struct rt_thread *t, const 
 
 void rt_report_holders(struct rt_report *r, const struct rt_lock *l, int self_tid)
 {
-    char comm[32];
+    char comm[32], where[64];
     rt_stack_id owner_stack = 0;
+    rt_lock_where(__atomic_load_n(&l->addr, __ATOMIC_RELAXED), where, sizeof where);
     int owner = rt_lock_owner(l, &owner_stack);
     if (owner) {
         rt_thread_comm(owner, comm, sizeof comm);
-        rt_report_stack(r, owner_stack, "the lock [0x%lx] (%s) is held by %s%s/%d, taken at:",
-                        (unsigned long)l->addr, rt_lock_type_name((enum rt_lock_type)l->type),
+        rt_report_stack(r, owner_stack, "the lock [%s] (%s) is held by %s%s/%d, taken at:", where, rt_lock_type_name((enum rt_lock_type)l->type),
                         owner == self_tid ? "this thread, " : "", comm, owner);
         return;
     }
@@ -151,13 +179,12 @@ void rt_report_holders(struct rt_report *r, const struct rt_lock *l, int self_ti
     int readers = rt_lock_readers(l, &tid, &stack);
     if (readers) {
         rt_thread_comm(tid, comm, sizeof comm);
-        rt_report_stack(r, stack, "the lock [0x%lx] (%s) is held for reading by %s%s/%d (%d reader%s in all), taken at:",
-                        (unsigned long)l->addr, rt_lock_type_name((enum rt_lock_type)l->type),
+        rt_report_stack(r, stack, "the lock [%s] (%s) is held for reading by %s%s/%d (%d reader%s in all), taken at:", where, rt_lock_type_name((enum rt_lock_type)l->type),
                         tid == self_tid ? "this thread, " : "", comm, tid, readers, readers == 1 ? "" : "s");
     } else if (__atomic_load_n(&l->held_by_exited, __ATOMIC_ACQUIRE) == RT_HOLDER_EXITED) {
-        rt_report_text(r, "the lock [0x%lx] (%s) is held by a thread that exited (or was cancelled) while holding "
+        rt_report_text(r, "the lock [%s] (%s) is held by a thread that exited (or was cancelled) while holding "
                           "it: see its lock-held-at-exit report; nobody can release it now",
-                       (unsigned long)l->addr, rt_lock_type_name((enum rt_lock_type)l->type));
+                       where, rt_lock_type_name((enum rt_lock_type)l->type));
     } else {
         rt_report_text(r, "no thread holds the lock any more");
     }

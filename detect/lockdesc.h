@@ -6,10 +6,14 @@
 #include "thread.h"
 #include <stddef.h>
 
-/* "cfg_mutex" (annotated or symbol name) or "[0x5581c0a04100]". */
+/* "cfg_mutex" (annotated or symbol name) or "[0x5581c0a04100]"; a GLib
+ * bit lock's: "bit 1 of flags" or "[bit 1 of the word at 0x5581c0a04100]". */
 void rt_lock_name(const struct rt_lock *l, uintptr_t addr, char *out, size_t cap);
-/* "[0xADDR] NAME (TYPE, initialized at FILE:LINE)" for a report line. */
+/* "[0xADDR] NAME (TYPE, initialized at FILE:LINE)" for a report line (a
+ * bit lock's: "[bit N of the word at 0xADDR] NAME (...)"). */
 void rt_lock_describe(const struct rt_lock *l, uintptr_t addr, char *out, size_t cap);
+/* Where the lock is: "0xADDR", or "bit N of the word at 0xADDR". */
+void rt_lock_where(uintptr_t addr, char *out, size_t cap);
 /* The verb of a locking scenario line: lock, read_lock, rcu_read_lock,
  * synchronize_rcu, rcu_callback, rcu_barrier. */
 const char *rt_lock_op(const struct rt_lock *l, int read);

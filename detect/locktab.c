@@ -47,7 +47,8 @@ static inline unsigned bucket_of_line(uintptr_t line)
 {
     return (unsigned)((line + (rt_hash64(line >> BUCKET_BITS) >> 32)) & (BUCKETS - 1));
 }
-static inline unsigned bucket_of(uintptr_t addr) { return bucket_of_line(addr >> LINE_SHIFT); }
+/* A bit lock lives in the line of its int: a range check finds it there. */
+static inline unsigned bucket_of(uintptr_t addr) { return bucket_of_line(rt_lock_object_start(addr) >> LINE_SHIFT); }
 static inline struct stripe *stripe_of(unsigned bucket) { return &stripes[bucket % STRIPES]; }
 
 static bool ensure_table(void)
@@ -99,7 +100,7 @@ uint32_t rt_lock_type_size(enum rt_lock_type t)
     case RT_LOCK_GRECMUTEX:
     case RT_LOCK_GRWLOCK:
     case RT_LOCK_GCOND: return 16;  /* a pointer and two words */
-    case RT_LOCK_GBITLOCK: return 1; /* the byte of its bit */
+    case RT_LOCK_GBITLOCK: return 4; /* the int that holds its bit */
     default: return 40;
     }
 }
@@ -190,7 +191,7 @@ struct rt_lock *rt_locktab_get(uintptr_t addr, enum rt_lock_type type, int *crea
     __atomic_store_n(&fresh->addr, addr, __ATOMIC_RELAXED);
     /* The filter bit is set before the record is visible: a free() that
      * finds the bit clear cannot race with a lock it should have seen. */
-    rt_filter_mark(rt_line_filter, addr, RT_FILTER_RECORDS);
+    rt_filter_mark(rt_line_filter, rt_lock_object_start(addr), RT_FILTER_RECORDS);
     rt_free_checks_add(RT_FREE_LOCKS);
     for (struct rt_lock *checked = head;; checked = head) {
         __atomic_store_n(&fresh->next, head, __ATOMIC_RELAXED);
@@ -258,9 +259,9 @@ static unsigned collect(unsigned b, uintptr_t line, uintptr_t start, uintptr_t e
         unsigned seen = __atomic_load_n(&s->unlinks, __ATOMIC_ACQUIRE), n = 0, steps = 0;
         for (struct rt_lock *l = __atomic_load_n(&buckets[b], __ATOMIC_ACQUIRE); l && n < max && steps < 100000;
              l = __atomic_load_n(&l->next, __ATOMIC_ACQUIRE), steps++) {
-            uintptr_t a = __atomic_load_n(&l->addr, __ATOMIC_ACQUIRE);
+            uintptr_t key = __atomic_load_n(&l->addr, __ATOMIC_ACQUIRE), a = rt_lock_object_start(key);
             /* Other lines share buckets: each record is visited for its own line only. */
-            if (a && (line == UINTPTR_MAX || a >> LINE_SHIFT == line) && a < end && a + rt_lock_type_size(l->type) > start)
+            if (key && (line == UINTPTR_MAX || a >> LINE_SHIFT == line) && a < end && a + rt_lock_type_size(l->type) > start)
                 hits[n++] = l;
         }
         __atomic_thread_fence(__ATOMIC_ACQUIRE);

@@ -25,8 +25,34 @@ enum rt_lock_type {
     RT_LOCK_GRECMUTEX,
     RT_LOCK_GRWLOCK,
     RT_LOCK_GCOND,
-    RT_LOCK_GBITLOCK,       /* g_bit_lock, g_pointer_bit_lock: one bit, keyed by its byte */
+    RT_LOCK_GBITLOCK,       /* g_bit_lock, g_pointer_bit_lock: one bit, keyed by rt_bit_key */
 };
+
+/* A GLib bit lock is one lock per bit (g_bit_lock(&w, 0) and (&w, 1) are
+ * two locks), but the table, the held stacks, the order graph and the
+ * watchdog know a lock by one address: a bit's key is its own address in
+ * a bit-addressed space above every user address (bit 63 set): the 4-byte
+ * int that holds the bit, shifted by 6, or'ed with the bit (0..31) shifted
+ * by 3. No object address can equal it, and the caches, which index by
+ * address >> 3, tell a word's bits apart. Bits are counted in the word's
+ * memory order (x86-64 and others are little-endian): bit 33 of a pointer
+ * is bit 1 of its second int, the same bit g_bit_lock sees there. */
+#define RT_BIT_KEY_FLAG ((uintptr_t)1 << 63)
+static inline uintptr_t rt_bit_key(uintptr_t word, unsigned bit)
+{
+    uintptr_t at = word * 8 + (bit & 63); /* the bit's absolute position */
+    return RT_BIT_KEY_FLAG | ((at >> 5) << 8) | ((at & 31) << 3);
+}
+static inline int rt_is_bit_key(uintptr_t key) { return (key & RT_BIT_KEY_FLAG) != 0; }
+/* The int that holds a bit key's bit, and its bit in that int. */
+static inline uintptr_t rt_bit_key_word(uintptr_t key) { return ((key & ~RT_BIT_KEY_FLAG) >> 8) << 2; }
+static inline unsigned rt_bit_key_bit(uintptr_t key) { return (unsigned)(key >> 3) & 31; }
+/* Where a lock's object starts in memory (freed-memory checks): a bit
+ * lock's is its int. */
+static inline uintptr_t rt_lock_object_start(uintptr_t key)
+{
+    return rt_is_bit_key(key) ? rt_bit_key_word(key) : key;
+}
 
 static inline int rt_lock_type_rw(unsigned type)
 {

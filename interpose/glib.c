@@ -233,15 +233,17 @@ RTI_EXPORT void g_cond_broadcast(void *c)
         gcond_signal(c, fn, RTI_CALLER());
 }
 
-/* Bit locks: one bit of an int or of a pointer, a futex each. The lock is
- * known by the byte that holds its bit (two bit locks in one byte are one
- * lock to rtdd). */
+/* Bit locks: one bit of an int or of a pointer, a futex each. Each bit is
+ * its own lock (GLib's API takes the bit so that one word can carry
+ * several), known by its bit key (detect/locktab.h): the order graph, the
+ * held stacks and the watchdog tell bits 0 and 1 of a word apart, while a
+ * free of the word still finds both. */
 typedef void (*bit_fn)(void *, int);
 typedef int (*bit_try_fn)(void *, int);
 
 static void *bit_key(void *address, int bit)
 {
-    return (char *)address + (bit >> 3);
+    return (void *)rt_bit_key((uintptr_t)address, (unsigned)bit);
 }
 
 static int bit_set(const void *address, int bit, int pointer)

@@ -4,7 +4,8 @@
  * nothing. */
 // expect: lock-order-inversion
 // log: (GLib bit lock, static, first used at glib_bit_lock.c:
-// log: cycle: flags -> registry_lock -> flags
+// log: cycle: bit 0 of flags -> registry_lock -> bit 0 of flags
+// log: already holds lock [bit 0 of the word at 0x
 #include <glib.h>
 static volatile gint flags;
 static GMutex registry_lock;

@@ -4,6 +4,7 @@
 #include "locktab.h"
 #include "rt_alloc.h"
 #include "stackdepot.h"
+#include "thread.h"
 #include "unwind.h"
 #include <pthread.h>
 #include <signal.h>
@@ -304,6 +305,45 @@ START_TEST(fork_while_others_unwind)
 }
 END_TEST
 
+/* Bit keys (GLib bit locks): one per bit, never an address, decoded back
+ * to their int and bit, and found by a range over any byte of the int. */
+START_TEST(bit_keys_are_per_bit_and_found_by_their_word)
+{
+    static int words[4] __attribute__((aligned(16)));
+    uintptr_t w = (uintptr_t)&words[1];
+    ck_assert_uint_ne(rt_bit_key(w, 0), rt_bit_key(w, 1));
+    ck_assert_uint_ne(rt_bit_key(w, 31), rt_bit_key(w + 4, 0));
+    ck_assert_int_eq(rt_is_bit_key(rt_bit_key(w, 5)), 1);
+    ck_assert_int_eq(rt_is_bit_key(w), 0);
+    /* The same bit seen through another word is the same lock (a
+     * pointer's bit 33 is its second int's bit 1; byte 1's bit 0 is bit 8). */
+    ck_assert_uint_eq(rt_bit_key(w, 33), rt_bit_key(w + 4, 1));
+    ck_assert_uint_eq(rt_bit_key(w + 1, 0), rt_bit_key(w, 8));
+    ck_assert_uint_eq(rt_bit_key_word(rt_bit_key(w, 7)), w);
+    ck_assert_uint_eq(rt_bit_key_bit(rt_bit_key(w, 7)), 7);
+    ck_assert_uint_eq(rt_bit_key_word(rt_bit_key(w, 33)), w + 4);
+    ck_assert_uint_eq(rt_lock_object_start(rt_bit_key(w, 20)), w);
+    /* The per-thread cache (indexed by key >> 3) tells a word's bits apart. */
+    ck_assert_uint_ne((rt_bit_key(w, 0) >> 3) & (RT_LOCK_CACHE - 1), (rt_bit_key(w, 1) >> 3) & (RT_LOCK_CACHE - 1));
+
+    int created, n = 0;
+    struct rt_lock *b0 = rt_locktab_get(rt_bit_key(w, 0), RT_LOCK_GBITLOCK, &created);
+    struct rt_lock *b1 = rt_locktab_get(rt_bit_key(w, 1), RT_LOCK_GBITLOCK, &created);
+    ck_assert_ptr_ne(b0, b1);
+    ck_assert_ptr_eq(rt_locktab_find(rt_bit_key(w, 1)), b1);
+    ck_assert_ptr_null(rt_locktab_find(w)); /* the word itself is no lock */
+    ck_assert_int_ne(rt_locktab_may_overlap_small(w), 0);
+    rt_locktab_for_range(w + 3, 1, count_visit, &n); /* the int's last byte */
+    ck_assert_int_eq(n, 2);
+    n = 0;
+    rt_locktab_for_range((uintptr_t)&words[0], 4, count_visit, &n); /* the int before */
+    rt_locktab_for_range((uintptr_t)&words[2], 8, count_visit, &n); /* the ints after */
+    ck_assert_int_eq(n, 0);
+    rt_locktab_retire(b0);
+    rt_locktab_retire(b1);
+}
+END_TEST
+
 Suite *locktab_suite(void)
 {
     Suite *s = suite_create("locktab");
@@ -314,6 +354,7 @@ Suite *locktab_suite(void)
     tcase_add_test(tc, line_filter_wraps_without_missing);
     tcase_add_test(tc, concurrent_inserts_find_one_record);
     tcase_add_test(tc, concurrent_make_and_retire_stay_consistent);
+    tcase_add_test(tc, bit_keys_are_per_bit_and_found_by_their_word);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -260,12 +260,14 @@ void az_signature_compute(const struct az_report *r, struct az_signature *sig)
             h = hash_str(h, sig->frames[1][i]);
     }
     if (cycle_kind(r->kind) && r->ncycle > 1) {
-        /* Named locks only (addresses change every run), rotated to start
-         * at the smallest name: the cycle is the same from any entry. */
+        /* Named locks only (addresses change every run: "[0x...]", a bit
+         * lock's "[bit N of the word at 0x...]"), rotated to start at the
+         * smallest name: the cycle is the same from any entry. */
         const char *named[AZ_MAX_CYCLE];
         unsigned n = 0, start = 0;
         for (unsigned i = 0; i + 1 < r->ncycle; i++)
-            if (!az_starts_with(r->cycle[i], strlen(r->cycle[i]), "[0x"))
+            if (!az_starts_with(r->cycle[i], strlen(r->cycle[i]), "[0x") &&
+                !az_starts_with(r->cycle[i], strlen(r->cycle[i]), "[bit "))
                 named[n++] = r->cycle[i];
         for (unsigned i = 1; i < n; i++)
             if (strcmp(named[i], named[start]) < 0)
