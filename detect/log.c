@@ -1,4 +1,5 @@
 #include "log.h"
+#include "quietwrite.h"
 #include "rt_common.h"
 #include "rt_fmt.h"
 #include <errno.h>
@@ -55,8 +56,7 @@ static void say(const char *a, const char *b, const char *c)
     char text[1024];
     rt_buf_init(&m, text, sizeof text);
     rt_buf_printf(&m, "rtdd: %s%s%s\n", a, b, c);
-    ssize_t r = write(2, m.data, m.len);
-    (void)r;
+    rt_quiet_write(2, m.data, m.len);
 }
 
 /* One line to the system log (journald or syslogd, through /dev/log):
@@ -250,18 +250,10 @@ void rt_log_open(const char *log_path)
     __atomic_store_n(&log_pending, 1, __ATOMIC_RELEASE);
 }
 
+/* Never a SIGPIPE in the program: a write that fails is counted (below). */
 static int write_all(int fd, const char *buf, size_t len)
 {
-    while (len > 0) {
-        ssize_t n = write(fd, buf, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        buf += n;
-        len -= (size_t)n;
-    }
-    return 0;
+    return rt_quiet_write(fd, buf, len);
 }
 
 /* Writes that reached neither the log nor stderr, and why the last did not. */

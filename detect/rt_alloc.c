@@ -1,4 +1,5 @@
 #include "rt_alloc.h"
+#include "quietwrite.h"
 #include "rt_common.h"
 #include <string.h>
 #include <sys/mman.h>
@@ -190,10 +191,9 @@ void rt_out_of_memory(const char *what)
         return;
     static const char pre[] = "rtdd: out of memory for ";
     static const char post[] = "; checking continues with less detail\n";
-    ssize_t r = write(2, pre, sizeof(pre) - 1);
-    r = write(2, what, strlen(what));
-    r = write(2, post, sizeof(post) - 1);
-    (void)r;
+    rt_quiet_write(2, pre, sizeof(pre) - 1);
+    rt_quiet_write(2, what, strlen(what));
+    rt_quiet_write(2, post, sizeof(post) - 1);
 }
 
 void rt_alloc_after_fork(void)

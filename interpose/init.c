@@ -4,6 +4,7 @@
 #include "fastlock.h"
 #include "log.h"
 #include "modules.h"
+#include "quietwrite.h"
 #include "rt_alloc.h"
 #include "report.h"
 #include "runtime.h"
@@ -226,8 +227,7 @@ static void setup(void)
         char out[2300];
         rt_buf_init(&msg, out, sizeof out);
         rt_buf_printf(&msg, "rtdd: RTDD_OPTIONS: %s\n", err.data);
-        ssize_t r = write(2, msg.data, msg.len);
-        (void)r;
+        rt_quiet_write(2, msg.data, msg.len);
         die_now(2);
     }
     struct rt_module self;

@@ -4,8 +4,11 @@
  * and the thread-exit destructor is detached before the code goes away. */
 #include "rcu_internal.h"
 
+#include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <string.h>
+#include <time.h>
 
 RTDD_HIDDEN void rtdd_rcu_registry_init(void);
 RTDD_HIDDEN void rtdd_rcu_registry_fini(void);
@@ -37,12 +40,25 @@ __attribute__((destructor)) static void rtdd_rcu_destructor(void)
     rtdd_rcu_registry_fini();
 }
 
+/* A warning to a stderr whose reader is gone (`prog 2>&1 | head`) must not
+ * kill the program with SIGPIPE: blocked around the write, and the one the
+ * write raised is taken back (one the program had pending stays). */
 void rtdd_rcu_warn_once(int *flag, const char *msg)
 {
     if (__atomic_exchange_n(flag, 1, __ATOMIC_RELAXED))
         return;
+    sigset_t pipe_only, old, pending;
+    sigemptyset(&pipe_only);
+    sigaddset(&pipe_only, SIGPIPE);
+    int masked = pthread_sigmask(SIG_BLOCK, &pipe_only, &old) == 0;
+    int was_pending = !masked || sigpending(&pending) != 0 || sigismember(&pending, SIGPIPE);
     ssize_t rc = write(2, msg, strlen(msg));
-    (void)rc;
+    if (rc < 0 && errno == EPIPE && !was_pending) {
+        static const struct timespec zero;
+        sigtimedwait(&pipe_only, NULL, &zero);
+    }
+    if (masked)
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 void rtdd_rcu_get_stats(struct rtdd_rcu_stats *out)

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +17,19 @@
 #define RTDD_LIBDIR "/usr/local/lib/rtdd"
 #endif
 
+/* Before rtdd run writes anything (help, a refusal, a failed exec): its
+ * output may go to a pipe whose reader is gone, and a SIGPIPE must not
+ * replace its exit status. Only on paths that never exec the program: an
+ * ignored SIGPIPE would be inherited by it. */
+static void no_sigpipe(void)
+{
+    signal(SIGPIPE, SIG_IGN);
+}
+
 void rtdd_run_usage(int to_stderr)
 {
     FILE *out = to_stderr ? stderr : stdout;
+    no_sigpipe();
     fprintf(out, "usage: rtdd run [--option=value ...] [--] PROGRAM [ARGS...]\n\n"
                  "Runs PROGRAM with the rtdd runtime preloaded. Options are the keys of\n"
                  "RTDD_OPTIONS ('--log-path=F' is 'log_path=F'); they override RTDD_OPTIONS.\n\n"
@@ -120,6 +131,7 @@ static int is_static_elf(const char *path)
 
 static int fail(const char *fmt, const char *arg)
 {
+    no_sigpipe();
     fprintf(stderr, "rtdd run: ");
     fprintf(stderr, fmt, arg);
     fputc('\n', stderr);
@@ -211,6 +223,7 @@ int rtdd_run_main(int argc, char **argv)
     setenv("G_SLICE", "always-malloc", 0);
     execv(program, argv + i);
     int e = errno;
+    no_sigpipe();
     fprintf(stderr, "rtdd run: cannot run '%s': %s\n", program, strerror(e));
     return 2;
 }

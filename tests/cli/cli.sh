@@ -182,6 +182,36 @@ fi
 cp /bin/true "$work/suid" && chmod u+s "$work/suid"
 check run-setuid 2 'setuid or setgid' -- "$rtdd" run -- "$work/suid"
 
+# stdout and stderr on a pipe whose reader has gone (`prog 2>&1 | head -c0`):
+# the runtime's writes (a report mid-run, the exit summary) fail quietly and
+# the program ends with its own status, never killed by SIGPIPE (141); a
+# report counts as ever (66). Its SIGPIPE handler never runs, and its own
+# pending SIGPIPE stays pending. rtdd run's own messages do not die either.
+if cc -o "$work/closed_pipe" tests/cli/closed_pipe.c 2>"$work/cc.err" &&
+   cc -pthread -o "$work/sigpipe_host" tests/cli/sigpipe_host.c 2>"$work/cc.err"; then
+    cp=("$work/closed_pipe")
+    check sigpipe-clean 0 '' -- "${cp[@]}" "$rtdd" run -- "$work/sigpipe_host" clean
+    check sigpipe-clean-stdout-log 0 '' -- "${cp[@]}" "$rtdd" run --log-path=stdout -- "$work/sigpipe_host" clean
+    check sigpipe-report 66 '' -- "${cp[@]}" "$rtdd" run -- "$work/sigpipe_host" report
+    check sigpipe-report-stdout-log 66 '' -- "${cp[@]}" "$rtdd" run --log-path=stdout -- "$work/sigpipe_host" report
+    check sigpipe-report-halt 66 '' -- "${cp[@]}" "$rtdd" run --halt-on-error=1 -- "$work/sigpipe_host" report
+    for mode in handler blocked; do
+        rm -f "$work/verdict"
+        check sigpipe-$mode 66 '' -- "${cp[@]}" "$rtdd" run -- "$work/sigpipe_host" $mode "$work/verdict"
+        [ "$(cat "$work/verdict" 2>/dev/null)" = ok ] \
+            || { echo "sigpipe-$mode: $(cat "$work/verdict" 2>/dev/null || echo 'no verdict')"; fail=1; }
+    done
+    check sigpipe-run-missing 2 '' -- "${cp[@]}" "$rtdd" run -- no-such-program-xyz
+    check sigpipe-run-help 0 '' -- "${cp[@]}" "$rtdd" run --help
+    check sigpipe-bad-options 2 '' -- "${cp[@]}" env LD_PRELOAD="$build/lib/librtdd.so" RTDD_OPTIONS=no_such_option=1 true
+    # The RCU library's own warning beside the report (rcu_read_unlock() unbalanced).
+    check sigpipe-rcu-warning 66 '' -- "${cp[@]}" "$rtdd" run -- "$build/tests/programs/rcu_unbalanced-rtdd"
+    # The same program with its output read: the reports are there.
+    check sigpipe-report-read 66 '^SUMMARY: rtdd: bad-unlock' -- "$rtdd" run -- "$work/sigpipe_host" report
+else
+    echo "cannot build the SIGPIPE cases"; cat "$work/cc.err"; fail=1
+fi
+
 # Options reach the runtime: log_path with %p, created 0600; exitcode.
 prog="$build/tests/programs/alf_same_thread"
 check run-options 9 '' -- "$rtdd" run --log-path="$work/log.%p" --exitcode=9 -- "$prog"

@@ -2,11 +2,14 @@
 #include "detect_suites.h"
 #include "log.h"
 #include "modules.h"
+#include "quietwrite.h"
 #include "report.h"
 #include "runtime.h"
 #include "symbolize.h"
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,6 +242,63 @@ START_TEST(unwritable_everywhere_is_said_in_the_summary)
 }
 END_TEST
 
+/* A pipe whose reader is gone: the report is lost and counted, and the
+ * process is not killed by SIGPIPE (default action here), its SIGPIPE
+ * handling unchanged; one it had pending itself stays pending. */
+static int sigpipe_pending(void)
+{
+    sigset_t p;
+    sigpending(&p);
+    return sigismember(&p, SIGPIPE);
+}
+
+START_TEST(a_pipe_with_no_reader_raises_no_sigpipe)
+{
+    int p[2];
+    ck_assert_int_eq(pipe(p), 0);
+    close(p[0]);
+    signal(SIGPIPE, SIG_DFL);
+    errno = 0;
+    ck_assert_int_eq(rt_quiet_write(p[1], "x\n", 2), -1);
+    ck_assert_int_eq(errno, EPIPE);
+    ck_assert_int_eq(sigpipe_pending(), 0);
+    /* Blocked by the program with one of its own pending: that one stays. */
+    sigset_t pipe_only, mask;
+    sigemptyset(&pipe_only);
+    sigaddset(&pipe_only, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_only, NULL);
+    ck_assert_int_eq(rt_quiet_write(p[1], "x\n", 2), -1);
+    ck_assert_int_eq(sigpipe_pending(), 0);
+    raise(SIGPIPE);
+    ck_assert_int_eq(rt_quiet_write(p[1], "x\n", 2), -1);
+    ck_assert_int_eq(sigpipe_pending(), 1);
+    pthread_sigmask(SIG_SETMASK, NULL, &mask);
+    ck_assert_int_eq(sigismember(&mask, SIGPIPE), 1); /* the program's mask as it was */
+    int sig;
+    sigwait(&pipe_only, &sig);
+    pthread_sigmask(SIG_UNBLOCK, &pipe_only, NULL);
+    /* Through the log: lost, counted, said in the summary. */
+    char errtext[256];
+    struct rt_buf err;
+    rt_buf_init(&err, errtext, sizeof errtext);
+    dup2(p[1], 2);
+    ck_assert_int_eq(rt_runtime_configure("log_path=stderr:print_summary=1", &err), 0);
+    emit(RT_KIND_ACTIVE_LOCK_FREED, known_stack(), "lost");
+    int last;
+    ck_assert_uint_eq(rt_log_lost(&last), 1);
+    ck_assert_int_eq(last, EPIPE);
+    rt_report_exit_summary(4321);
+    ck_assert_int_eq(sigpipe_pending(), 0);
+    /* An open pipe takes it all. */
+    int q[2];
+    char got[4] = "";
+    ck_assert_int_eq(pipe(q), 0);
+    ck_assert_int_eq(rt_quiet_write(q[1], "abc", 3), 0);
+    ck_assert_int_eq(read(q[0], got, 3), 3);
+    ck_assert_str_eq(got, "abc");
+}
+END_TEST
+
 /* A log file is made by the first report, not at start. */
 START_TEST(log_file_is_made_by_the_first_report)
 {
@@ -309,6 +369,7 @@ Suite *log_suite(void)
     tcase_add_test(tc, unwritable_log_falls_back_to_stderr);
     tcase_add_test(tc, unwritable_everywhere_is_said_in_the_summary);
     tcase_add_test(tc, log_file_is_made_by_the_first_report);
+    tcase_add_test(tc, a_pipe_with_no_reader_raises_no_sigpipe);
     suite_add_tcase(s, tc);
     return s;
 }
