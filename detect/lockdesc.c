@@ -170,8 +170,9 @@ void rt_report_holders(struct rt_report *r, const struct rt_lock *l, int self_ti
     int owner = rt_lock_owner(l, &owner_stack);
     if (owner) {
         rt_thread_comm(owner, comm, sizeof comm);
-        rt_report_stack(r, owner_stack, "the lock [%s] (%s) is held by %s%s/%d, taken at:", where, rt_lock_type_name((enum rt_lock_type)l->type),
-                        owner == self_tid ? "this thread, " : "", comm, owner);
+        rt_report_stack(r, owner_stack, "the lock [%s] (%s) is held by %s%s/%d, taken at:", where,
+                        rt_lock_type_name((enum rt_lock_type)l->type), owner == self_tid ? "this thread, " : "", comm,
+                        owner);
         return;
     }
     int tid = 0;
@@ -179,8 +180,9 @@ void rt_report_holders(struct rt_report *r, const struct rt_lock *l, int self_ti
     int readers = rt_lock_readers(l, &tid, &stack);
     if (readers) {
         rt_thread_comm(tid, comm, sizeof comm);
-        rt_report_stack(r, stack, "the lock [%s] (%s) is held for reading by %s%s/%d (%d reader%s in all), taken at:", where, rt_lock_type_name((enum rt_lock_type)l->type),
-                        tid == self_tid ? "this thread, " : "", comm, tid, readers, readers == 1 ? "" : "s");
+        rt_report_stack(r, stack, "the lock [%s] (%s) is held for reading by %s%s/%d (%d reader%s in all), taken at:",
+                        where, rt_lock_type_name((enum rt_lock_type)l->type), tid == self_tid ? "this thread, " : "", comm,
+                        tid, readers, readers == 1 ? "" : "s");
     } else if (__atomic_load_n(&l->held_by_exited, __ATOMIC_ACQUIRE) == RT_HOLDER_EXITED) {
         rt_report_text(r, "the lock [%s] (%s) is held by a thread that exited (or was cancelled) while holding "
                           "it: see its lock-held-at-exit report; nobody can release it now",
