@@ -13,7 +13,7 @@ static void wait_cancelled(void *arg)
 {
     struct wait_ctx *w = arg;
     rti_guard++;
-    rt_on_cond_wait_end(w->t, (uintptr_t)w->cond, (uintptr_t)w->mutex, w->pc);
+    rt_on_cond_wait_end(w->t, (uintptr_t)w->cond, (uintptr_t)w->mutex, 0, w->pc);
     rti_guard--;
 }
 
@@ -39,7 +39,7 @@ static int cond_shared(const void *c)
     r = (real_call);                                                            \
     pthread_cleanup_pop(0);                                                     \
     rti_guard++;                                                                \
-    rt_on_cond_wait_end(t, (uintptr_t)(cond), (uintptr_t)(mutex), pc);          \
+    rt_on_cond_wait_end(t, (uintptr_t)(cond), (uintptr_t)(mutex), r == 0, pc);  \
     rti_guard--;                                                                \
     return r
 
@@ -61,34 +61,40 @@ RTI_EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clo
 
 /* Signals and broadcasts: who wakes the condition's waiters, and with
  * which locks (detect/condwait.c). */
-#define SIGNAL_BODY(obj, type, real_call)                                       \
+/* A condvar's signal or broadcast, and then the waiters it released
+ * (counted after the call: a waiter it woke was counted before). */
+#define COND_SIGNAL_BODY(c, all, real_call)                                     \
     uintptr_t pc = RTI_CALLER();                                                \
     struct rt_thread *t = rti_enter();                                          \
     if (unlikely(!t))                                                           \
         return rti_resolved() ? (real_call) : 0;                                \
-    rt_on_event_signal(t, (uintptr_t)(obj), (type), pc);                        \
+    rt_on_event_signal(t, (uintptr_t)(c), RT_LOCK_COND, pc);                    \
     rti_leave();                                                                \
-    return (real_call)
+    int r = (real_call);                                                        \
+    rti_guard++;                                                                \
+    rt_on_cond_released(t, (uintptr_t)(c), (all));                              \
+    rti_guard--;                                                                \
+    return r
 
 RTI_EXPORT int pthread_cond_signal(pthread_cond_t *c)
 {
-    SIGNAL_BODY(c, RT_LOCK_COND, rti_real.cond_signal(c));
+    COND_SIGNAL_BODY(c, 0, rti_real.cond_signal(c));
 }
 
 RTI_EXPORT int pthread_cond_broadcast(pthread_cond_t *c)
 {
-    SIGNAL_BODY(c, RT_LOCK_COND, rti_real.cond_broadcast(c));
+    COND_SIGNAL_BODY(c, 1, rti_real.cond_broadcast(c));
 }
 
 /* glibc's cnd_signal calls its pthread code directly, not the symbols above. */
 RTI_EXPORT int cnd_signal(cnd_t *c)
 {
-    SIGNAL_BODY(c, RT_LOCK_COND, rti_real.cnd_signal(c));
+    COND_SIGNAL_BODY(c, 0, rti_real.cnd_signal(c));
 }
 
 RTI_EXPORT int cnd_broadcast(cnd_t *c)
 {
-    SIGNAL_BODY(c, RT_LOCK_COND, rti_real.cnd_broadcast(c));
+    COND_SIGNAL_BODY(c, 1, rti_real.cnd_broadcast(c));
 }
 
 RTI_EXPORT int pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *attr)
