@@ -9,6 +9,7 @@
  * each record counts its waiters and, of them, those not yet released: a
  * signal releases one, a broadcast all that are counted then. */
 #include "engine.h"
+#include "invalid.h"
 #include "lockdesc.h"
 #include "report.h"
 #include "runtime.h"
@@ -133,8 +134,21 @@ void rt_on_cond_wait_begin(struct rt_thread *t, uintptr_t cond, uintptr_t mutex,
     unsigned index;
     const struct rt_held *h = held_entry(t, mutex, &index);
     /* The held stack answers, whether the mutex was ever seen or not. */
-    if (!h && !t->untracked && !owned_elsewhere)
-        report_cond_misuse(t, c, mutex, "but the thread does not hold that mutex", 0);
+    t->cond_retake = 2;
+    if (!h && !t->untracked && !owned_elsewhere) {
+        char why[384];
+        struct rt_lock *m;
+        if (rt_lock_invalid(mutex, RT_LOCK_MUTEX, why, sizeof why)) {
+            /* Not a mutex at all: say so, and keep it out of the model. */
+            rt_report_invalid_lock(t, mutex, RT_LOCK_MUTEX, "a condition wait", why);
+            t->cond_retake = 0;
+        } else {
+            report_cond_misuse(t, c, mutex, "but the thread does not hold that mutex", 0);
+            /* libc takes it when the wait ends, unless another thread holds
+             * it: then the model would hold one mutex twice. */
+            t->cond_retake = (m = rt_lock_find(mutex)) != NULL && rt_lock_is_held(m) ? 0 : 1;
+        }
+    }
     if (c && h) {
         /* The first waiter names the mutex; a waiter that finds none named
          * yet (the first is between its count and its store) names it. */
@@ -156,8 +170,10 @@ void rt_on_cond_wait_begin(struct rt_thread *t, uintptr_t cond, uintptr_t mutex,
         rt_on_lock_release(t, mutex, pc);
 }
 
-void rt_on_cond_wait_end(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, int woken, uintptr_t pc)
+void rt_on_cond_wait_end(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, int how, uintptr_t pc)
 {
+    int woken = how == RT_WAIT_WOKEN, retake = t->cond_retake == 2 || (t->cond_retake && how != RT_WAIT_FAILED);
+    t->cond_retake = 0;
     rt_on_event_wait_end(t);
     /* Counted in the record it began on (a condvar: never lazy), not in
      * one made at the same address since. */
@@ -168,7 +184,7 @@ void rt_on_cond_wait_end(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, i
         __atomic_store_n(&c->cond_mutex_addr, 0, __ATOMIC_RELEASE);
     /* ...and takes it again: the same checks as a lock call, though the
      * thread can no longer be stopped before it blocks. */
-    struct rt_lock *m = rt_lock_lookup(t, mutex, RT_LOCK_MUTEX, pc);
+    struct rt_lock *m = retake ? rt_lock_lookup(t, mutex, RT_LOCK_MUTEX, pc) : NULL;
     if (!m)
         return;
     uint64_t chain = rt_on_lock_pre(t, m, 0, pc);

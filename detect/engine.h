@@ -75,9 +75,11 @@ void rt_on_cond_wait_begin(struct rt_thread *t, uintptr_t cond, uintptr_t mutex,
 /* cond-misuse: destroying a condition variable on which threads are
  * blocked (waiting and not yet released by a signal or broadcast). */
 void rt_report_cond_destroy_busy(struct rt_thread *t, struct rt_lock *c, uintptr_t pc);
-/* woken: the wait returned as if signalled (0 from pthread_cond_wait), not
- * by a timeout or cancellation. */
-void rt_on_cond_wait_end(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, int woken, uintptr_t pc);
+/* How a condition wait ended: as if signalled (0 from pthread_cond_wait);
+ * by a timeout or cancellation (the mutex taken again all the same); or
+ * failed at once (an error: the mutex was neither released nor taken). */
+enum { RT_WAIT_FAILED = -1, RT_WAIT_TIMEDOUT = 0, RT_WAIT_WOKEN = 1 };
+void rt_on_cond_wait_end(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, int how, uintptr_t pc);
 /* After a signal (all = 0) or broadcast (all = 1) of cond: the waiters it
  * released are no longer blocked, and cond may be destroyed (POSIX). */
 void rt_on_cond_released(struct rt_thread *t, uintptr_t cond, int all);

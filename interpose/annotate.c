@@ -119,7 +119,7 @@ RTI_EXPORT void rtdd_annotate_cond_wait_end(void *cond, void *lock)
 {
     struct rt_thread *t = rti_enter();
     if (t) {
-        rt_on_cond_wait_end(t, (uintptr_t)cond, (uintptr_t)lock, 1, RTI_CALLER());
+        rt_on_cond_wait_end(t, (uintptr_t)cond, (uintptr_t)lock, RT_WAIT_WOKEN, RTI_CALLER());
         rti_leave();
     }
 }

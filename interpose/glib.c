@@ -187,7 +187,7 @@ RTI_EXPORT void g_cond_wait(void *c, void *m)
     rti_leave();
     fn(c, m);
     rti_guard++;
-    rt_on_cond_wait_end(t, (uintptr_t)c, (uintptr_t)m, 1, pc);
+    rt_on_cond_wait_end(t, (uintptr_t)c, (uintptr_t)m, RT_WAIT_WOKEN, pc);
     rti_guard--;
 }
 
@@ -204,7 +204,7 @@ RTI_EXPORT int g_cond_wait_until(void *c, void *m, int64_t end_time)
     rti_leave();
     int r = fn(c, m, end_time);
     rti_guard++;
-    rt_on_cond_wait_end(t, (uintptr_t)c, (uintptr_t)m, r != 0, pc); /* FALSE: timed out */
+    rt_on_cond_wait_end(t, (uintptr_t)c, (uintptr_t)m, r ? RT_WAIT_WOKEN : RT_WAIT_TIMEDOUT, pc); /* FALSE: timed out */
     rti_guard--;
     return r;
 }

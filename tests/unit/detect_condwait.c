@@ -247,6 +247,53 @@ START_TEST(timeouts_and_spurious_wakeups)
 }
 END_TEST
 
+/* A wait whose "mutex" is not one: invalid-lock, not cond-misuse, and the
+ * wait's end leaves it out of the held locks. A real mutex another thread
+ * holds: cond-misuse, and the waiter is not taken to hold it as well. */
+static void wait_on(struct rt_thread *t, uintptr_t m, int how)
+{
+    rt_on_cond_wait_begin(t, (uintptr_t)C, m, 0, 1, 0, PC(9));
+    rt_on_cond_wait_end(t, (uintptr_t)C, m, how, PC(9));
+}
+
+START_TEST(a_wait_on_what_is_not_a_mutex)
+{
+    static _Alignas(8) char buf[64];
+    static _Alignas(8) char rw[64];
+    wait_on(t0, (uintptr_t)(buf + 1), RT_WAIT_TIMEDOUT); /* misaligned, never a lock */
+    ck_assert_uint_eq(rt_report_count(RT_KIND_INVALID_LOCK), 1);
+    ck_assert_uint_eq(t0->nheld, 0);
+    rt_lock_lookup(t1, (uintptr_t)rw, RT_LOCK_RWLOCK, PC(10));
+    wait_on(t0, (uintptr_t)rw, RT_WAIT_WOKEN); /* an rwlock */
+    ck_assert_uint_eq(rt_report_count(RT_KIND_INVALID_LOCK), 2);
+    wait_on(t0, (uintptr_t)rw + 8, RT_WAIT_WOKEN); /* inside it */
+    ck_assert_uint_eq(rt_report_count(RT_KIND_INVALID_LOCK), 3);
+    ck_assert_uint_eq(t0->nheld, 0);
+    ck_assert_uint_eq(rt_report_count(RT_KIND_COND_MISUSE), 0);
+    ck_assert_ptr_nonnull(strstr(test_log_read(), "it lies 8 bytes inside another lock object"));
+    ck_assert_ptr_nonnull(strstr(test_log_read(), "it is another kind of object"));
+    ck_assert_ptr_nonnull(strstr(test_log_read(), "is not 8-byte aligned"));
+}
+END_TEST
+
+START_TEST(a_wait_on_a_mutex_another_thread_holds)
+{
+    take(t1, M);
+    wait_on(t0, (uintptr_t)M, RT_WAIT_WOKEN);
+    ck_assert_uint_eq(rt_report_count(RT_KIND_COND_MISUSE), 1);
+    ck_assert_uint_eq(rt_report_count(RT_KIND_INVALID_LOCK), 0);
+    ck_assert_uint_eq(t0->nheld, 0);
+    drop(t1, M);
+    /* Not held by anyone: libc takes it when the wait ends, and so does the model. */
+    wait_on(t0, (uintptr_t)M, RT_WAIT_TIMEDOUT);
+    ck_assert_uint_eq(t0->nheld, 1);
+    drop(t0, M);
+    /* A wait that failed at once took nothing. */
+    wait_on(t0, (uintptr_t)M, RT_WAIT_FAILED);
+    ck_assert_uint_eq(t0->nheld, 0);
+}
+END_TEST
+
 Suite *condwait_suite(void)
 {
     Suite *s = suite_create("condwait");
@@ -262,6 +309,8 @@ Suite *condwait_suite(void)
     tcase_add_test(tc, destroy_with_one_waiter_not_signalled_is_reported);
     tcase_add_test(tc, a_broadcast_does_not_release_later_waiters);
     tcase_add_test(tc, timeouts_and_spurious_wakeups);
+    tcase_add_test(tc, a_wait_on_what_is_not_a_mutex);
+    tcase_add_test(tc, a_wait_on_a_mutex_another_thread_holds);
     suite_add_tcase(s, tc);
     return s;
 }
