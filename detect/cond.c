@@ -98,8 +98,9 @@ static uint32_t leave(uint32_t v, int woken)
 
 void rt_on_cond_released(struct rt_thread *t, uintptr_t cond, int all)
 {
-    (void)t;
-    struct rt_lock *c = rt_locktab_find(cond); /* a condvar: never lazy */
+    struct rt_lock *c = rt_lock_cached(t, cond); /* looked up for the signal just before */
+    if (!c)
+        c = rt_locktab_find(cond); /* a condvar: never lazy */
     if (c && rt_lock_type_cond(c->type) && rt_cond_blocked(c))
         update(c, release, all);
 }

@@ -3,7 +3,7 @@
  * mutex and a reader-writer lock passed as a mutex are not mutexes
  * (invalid-lock, named as what they are); a mutex not locked and one
  * another thread holds are real mutexes the thread does not hold
- * (cond-misuse). A helper signals each wait in turn. No misuse poisons
+ * (cond-misuse). A helper signals until every wait has returned. No misuse poisons
  * the model: the waiter is not taken to hold the mutex another thread
  * holds, so the grabber's wait on a semaphore that main posts is no
  * cond-lock-order, and a thread that exits after a wait on bytes of a
@@ -25,11 +25,14 @@ static pthread_cond_t cv;
 static pthread_rwlock_t rwl;
 static sem_t quit_now, grabbed;
 
+static volatile int waits_done;
+
+/* Signals until main is through its waits: none can miss its wake-up. */
 static void *rescuer(void *arg)
 {
     (void)arg;
-    for (int i = 0; i < 4; i++) {
-        usleep(200000);
+    while (!waits_done) {
+        usleep(20000);
         pthread_cond_signal(&cv);
     }
     sem_wait(&quit_now);
@@ -78,6 +81,7 @@ int main(void)
     pthread_cond_wait(&cv, &mx[0]);                                  /* not locked */
     pthread_cond_wait(&cv, (pthread_mutex_t *)&rwl);                 /* not a mutex: an rwlock */
     pthread_cond_wait(&cv, &mx[2]);                                  /* held by another thread */
+    waits_done = 1;
     pthread_t b;
     pthread_create(&b, NULL, buffer_waiter, NULL);
     pthread_join(b, NULL);
