@@ -72,9 +72,19 @@ void rt_on_unmapped(struct rt_thread *t, uintptr_t start, size_t len, const char
  * where the runtime did not see it, e.g. before it was set up). */
 void rt_on_cond_wait_begin(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, int owned_elsewhere, int timed,
                            int shared, uintptr_t pc);
-/* cond-misuse: destroying a condition variable that threads wait on. */
+/* cond-misuse: destroying a condition variable on which threads are
+ * blocked (waiting and not yet released by a signal or broadcast). */
 void rt_report_cond_destroy_busy(struct rt_thread *t, struct rt_lock *c, uintptr_t pc);
-void rt_on_cond_wait_end(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, uintptr_t pc);
+/* How a condition wait ended: as if signalled (0 from pthread_cond_wait);
+ * by a timeout or cancellation (the mutex taken again all the same); or
+ * failed at once (an error: the mutex was neither released nor taken). */
+enum { RT_WAIT_FAILED = -1, RT_WAIT_TIMEDOUT = 0, RT_WAIT_WOKEN = 1 };
+void rt_on_cond_wait_end(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, int how, uintptr_t pc);
+/* After a signal (all = 0) or broadcast (all = 1) of cond: the waiters it
+ * released are no longer blocked, and cond may be destroyed (POSIX). */
+void rt_on_cond_released(struct rt_thread *t, uintptr_t cond, int all);
+/* Threads blocked on condvar c: in a wait and not released. */
+unsigned rt_cond_blocked(const struct rt_lock *c);
 
 /* The thread may block on lock from here until it is acquired (or the
  * attempt fails): the deadlock watchdog follows the wait. rt_on_lock_pre

@@ -130,9 +130,13 @@ int rt_lazylock_add(uintptr_t addr, uint32_t site, int tid)
     return 1;
 }
 
+/* A lazy mutex is 8-byte aligned: an address inside one (a bogus pointer
+ * one byte into it) is not it, though it maps to its slot. */
+static inline int misaligned(uintptr_t addr) { return (addr & ((1u << SLOT_SHIFT) - 1)) != 0; }
+
 int rt_lazylock_test(uintptr_t addr)
 {
-    if (!__atomic_load_n(&used, __ATOMIC_ACQUIRE))
+    if (!__atomic_load_n(&used, __ATOMIC_ACQUIRE) || misaligned(addr))
         return 0;
     uint64_t line = line_of(addr);
     struct entry old = load(entry_of(line));
@@ -176,7 +180,7 @@ static uint32_t take_bits(uint64_t line, uint32_t want, struct entry *was)
 
 int rt_lazylock_take(uintptr_t addr, struct rt_lazy_init *init)
 {
-    if (!__atomic_load_n(&used, __ATOMIC_ACQUIRE))
+    if (!__atomic_load_n(&used, __ATOMIC_ACQUIRE) || misaligned(addr))
         return 0;
     struct entry was;
     if (!take_bits(line_of(addr), slot_bit(addr), &was))

@@ -354,7 +354,7 @@ void rt_on_lock_destroy(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
     }
     if (!l)
         return;
-    if (rt_lock_type_cond(l->type) && __atomic_load_n(&l->cond_waiters, __ATOMIC_ACQUIRE) > 0)
+    if (rt_lock_type_cond(l->type) && rt_cond_blocked(l) > 0)
         rt_report_cond_destroy_busy(t, l, pc);
     else if (rt_lock_is_held(l))
         rt_report_destroy_locked(t, l, "destroying", pc);

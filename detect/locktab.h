@@ -83,7 +83,7 @@ struct rt_lock {
     _Atomic uint64_t id;
     rt_stack_id init_stack;       /* pthread_*_init, or first use for static locks */
     int init_tid;
-    _Atomic int cond_waiters;     /* condvars: threads in a wait */
+    _Atomic uint32_t cond_waiters; /* condvars: threads in a wait (low 16 bits), of them not released (high 16) */
     uint32_t group;               /* 1 + its lock group (lockgroup.h), 0: none */
     uint8_t type;                 /* enum rt_lock_type */
     uint8_t statically_initialized;

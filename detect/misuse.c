@@ -1,5 +1,6 @@
 #include "misuse.h"
 #include "engine.h"
+#include "invalid.h"
 #include "lockdesc.h"
 #include "report.h"
 #include "runtime.h"
@@ -29,10 +30,30 @@ void rt_remember_destroy(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
         __atomic_store_n(&d->stack_tid, v, __ATOMIC_RELAXED);
 }
 
+/* Did rtdd ever see a lock at addr? Its destroy remembered, or a record
+ * or lazy mutex ever in its line (the line filter is never cleared). */
+static int ever_a_lock(uintptr_t addr)
+{
+    const struct destroyed *d = &destroyed[rt_hash64(addr) & (DESTROY_SLOTS - 1)];
+    return __atomic_load_n(&d->addr, __ATOMIC_RELAXED) == addr || rt_locktab_may_overlap(addr, 1);
+}
+
 void rt_on_destroyed_lock_use(struct rt_thread *t, uintptr_t addr, const char *call, uintptr_t pc)
 {
     char comm[32], desc[512];
     (void)pc;
+    if (!ever_a_lock(addr)) {
+        /* Bytes that read as glibc's mark of a destroyed mutex, where no
+         * lock ever was: not a destroyed lock, not a lock at all. */
+        char doing[64];
+        struct rt_buf b;
+        rt_buf_init(&b, doing, sizeof doing);
+        rt_buf_printf(&b, "%s()", call);
+        rt_report_invalid_lock(t, addr, RT_LOCK_MUTEX, doing,
+                               "no lock was ever initialized, used or destroyed at this address, and its bytes "
+                               "read as no live mutex (glibc's kind field holds -1, its mark of a destroyed one)");
+        return;
+    }
     rt_thread_comm(t->tid, comm, sizeof comm);
     rt_lock_name(NULL, addr, desc, sizeof desc);
     struct rt_report *r = rt_report_begin(RT_KIND_USE_AFTER_DESTROY, t->tid);
@@ -175,14 +196,15 @@ static void report_unknown_unlock(struct rt_thread *t, uintptr_t addr, const cha
 
 void rt_on_unlock_rejected(struct rt_thread *t, uintptr_t addr, const char *call, int err, uintptr_t pc)
 {
-    char why[256];
+    char why[256], doing[64];
     struct rt_buf b;
     (void)pc;
     rt_buf_init(&b, why, sizeof why);
-    rt_buf_printf(&b, "but it is not a lock: %s() failed (%s), and rtdd never saw this memory initialized or "
-                      "locked as one.",
-                  call, err == EINVAL ? "EINVAL" : err == EPERM ? "EPERM" : "an error");
-    report_unknown_unlock(t, addr, why);
+    rt_buf_printf(&b, "%s() failed (%s), and rtdd never saw this memory initialized or locked as one", call,
+                  err == EINVAL ? "EINVAL" : err == EPERM ? "EPERM" : "an error");
+    rt_buf_init(&b, doing, sizeof doing);
+    rt_buf_printf(&b, "%s()", call);
+    rt_report_invalid_lock(t, addr, RT_LOCK_MUTEX, doing, why);
 }
 
 int rt_check_unheld_release(struct rt_thread *t, uintptr_t addr, uintptr_t pc, int word_unlocked)
@@ -193,6 +215,11 @@ int rt_check_unheld_release(struct rt_thread *t, uintptr_t addr, uintptr_t pc, i
     /* A lock never seen before, or locked before the runtime was ready:
      * nothing is known about who holds it, but its own word. */
     if (!l || !l->history_known || rt_lock_type_cond(l->type)) {
+        char why[384];
+        if (!l && rt_lock_inside_another(addr, why, sizeof why)) {
+            rt_report_invalid_lock(t, addr, RT_LOCK_USER, "an unlock", why); /* of some lock type */
+            return 0;
+        }
         if (word_unlocked != 1 || (l && rt_lock_type_cond(l->type)))
             return 1;
         /* Its own word says nobody holds it: released once too often, or never a lock. */

@@ -285,15 +285,59 @@ static void rotate_to_oldest(unsigned *cyc, unsigned n)
     reverse(cyc, n);
 }
 
+static uint64_t hang_limit_ms(void) { return (uint64_t)rt_opt.hang_timeout_ms; }
+
+/* Blocked hang_timeout_ms in a lock wait or a join, and not yet reported
+ * for this wait. */
+static int hang_due(const struct snap *s, uint64_t now_ms)
+{
+    return wd_waits_for_lock(s) && now_ms - s->since_ms >= hang_limit_ms() && s->t->wd_hang_seq != s->seq + 1;
+}
+
+/* The thread at the end of i's chain of joins (i itself when it does not
+ * join), or -1: a cycle of joins (a deadlock), or a joined thread the
+ * runtime does not see. */
+static int join_end(unsigned i)
+{
+    int cur = (int)i;
+    for (unsigned steps = 0; steps <= wd_nsnaps; steps++) {
+        if (!wd_snaps[cur].joining)
+            return cur;
+        if (wd_snaps[cur].next == -2)
+            wd_snaps[cur].next = wd_holder_of(&wd_snaps[cur]);
+        cur = wd_snaps[cur].next;
+        if (cur < 0)
+            return -1;
+    }
+    return -1;
+}
+
+/* A join is a hang only when the joins it waits through end in a thread
+ * blocked on a lock (hang_timeout_ms, too): the join of a thread that
+ * computes, reads its input or idles on a condition is how programs wait
+ * for work to end. It is reported once, from the outermost untimed joiner
+ * (the whole chain in one report), and the lock waiter is not reported
+ * beside it. */
+static int report_join(unsigned i, uint64_t now_ms)
+{
+    int end = join_end(i);
+    if (end < 0 || (unsigned)end == i || !wd_snaps[end].waiting_for || !hang_due(&wd_snaps[end], now_ms))
+        return 0;
+    if (!wd_report_hang(i, now_ms))
+        return 0;
+    for (int cur = (int)i; cur != end; cur = wd_snaps[cur].next)
+        wd_snaps[cur].t->wd_hang_seq = wd_snaps[cur].seq + 1;
+    wd_snaps[end].t->wd_hang_seq = wd_snaps[end].seq + 1;
+    return 1;
+}
+
 static int scan_hangs(uint64_t now_ms, int walked)
 {
-    uint64_t limit = (uint64_t)rt_opt.hang_timeout_ms;
-    if (!limit)
+    if (!hang_limit_ms())
         return 0;
     int any = 0, reports = 0;
     for (unsigned i = 0; i < wd_nsnaps && !any; i++)
-        any = wd_waits_for_lock(&wd_snaps[i]) && now_ms - wd_snaps[i].since_ms >= limit &&
-              wd_snaps[i].t->wd_hang_seq != wd_snaps[i].seq + 1;
+        any = hang_due(&wd_snaps[i], now_ms);
     if (!any)
         return 0;
     if (!walked) {
@@ -302,10 +346,29 @@ static int scan_hangs(uint64_t now_ms, int walked)
         for (unsigned i = 0; i < wd_nsnaps; i++)
             wd_snaps[i].next = wd_waits(&wd_snaps[i]) ? -2 : -1;
     }
+    /* What untimed joins wait for: those threads are reported through
+     * their joiners (a timed join may give up: its target speaks alone). */
     for (unsigned i = 0; i < wd_nsnaps; i++)
-        if (wd_waits_for_lock(&wd_snaps[i]) && now_ms - wd_snaps[i].since_ms >= limit &&
-            wd_snaps[i].t->wd_hang_seq != wd_snaps[i].seq + 1)
-            reports += wd_report_hang(i, now_ms);
+        wd_snaps[i].joined = 0;
+    for (unsigned i = 0; i < wd_nsnaps; i++) {
+        if (!wd_snaps[i].joining || wd_snaps[i].wait_timed)
+            continue;
+        int cur = (int)i;
+        for (unsigned steps = 0; steps < wd_nsnaps && wd_snaps[cur].joining; steps++) {
+            if (wd_snaps[cur].next == -2)
+                wd_snaps[cur].next = wd_holder_of(&wd_snaps[cur]);
+            cur = wd_snaps[cur].next;
+            if (cur < 0 || wd_snaps[cur].joined)
+                break;
+            wd_snaps[cur].joined = 1;
+        }
+    }
+    for (unsigned i = 0; i < wd_nsnaps; i++) {
+        const struct snap *s = &wd_snaps[i];
+        if (!hang_due(s, now_ms) || s->joined)
+            continue;
+        reports += s->joining ? report_join(i, now_ms) : wd_report_hang(i, now_ms);
+    }
     return reports;
 }
 

@@ -33,6 +33,7 @@ struct snap {
     uintptr_t section_pc; /* its first held entry is a read section recorded inline, begun here */
     unsigned held_at, nheld;
     int next;             /* the thread it waits for (itself for a self-deadlock), -1 none */
+    uint8_t joined;       /* an untimed pthread_join waits for it to end, directly or through other joins */
     unsigned stamp, pos;  /* cycle search */
 };
 

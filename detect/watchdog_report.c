@@ -295,7 +295,7 @@ static int chain_end(unsigned s)
 }
 
 /* The kernel's hung-task report, for a thread blocked hang_timeout_ms on a
- * lock, a join or a grace period with no cycle behind it: the waiter, the
+ * lock, a grace period or a join behind one, with no cycle behind it: the waiter, the
  * holder and what it is doing now, and every thread's locks and waits.
  * Once per waiting episode; the same shape of hang once per process. */
 int wd_report_hang(unsigned i, uint64_t now)

@@ -119,7 +119,7 @@ RTI_EXPORT void rtdd_annotate_cond_wait_end(void *cond, void *lock)
 {
     struct rt_thread *t = rti_enter();
     if (t) {
-        rt_on_cond_wait_end(t, (uintptr_t)cond, (uintptr_t)lock, RTI_CALLER());
+        rt_on_cond_wait_end(t, (uintptr_t)cond, (uintptr_t)lock, RT_WAIT_WOKEN, RTI_CALLER());
         rti_leave();
     }
 }
@@ -129,6 +129,9 @@ RTI_EXPORT void rtdd_annotate_cond_signal(void *cond)
     struct rt_thread *t = rti_enter();
     if (t) {
         rt_on_event_signal(t, (uintptr_t)cond, RT_LOCK_COND, RTI_CALLER());
+        /* Said before the library's own signal, which may be a broadcast:
+         * every waiter counts as released (no destroy report for them). */
+        rt_on_cond_released(t, (uintptr_t)cond, 1);
         rti_leave();
     }
 }

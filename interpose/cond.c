@@ -13,7 +13,7 @@ static void wait_cancelled(void *arg)
 {
     struct wait_ctx *w = arg;
     rti_guard++;
-    rt_on_cond_wait_end(w->t, (uintptr_t)w->cond, (uintptr_t)w->mutex, w->pc);
+    rt_on_cond_wait_end(w->t, (uintptr_t)w->cond, (uintptr_t)w->mutex, RT_WAIT_TIMEDOUT, w->pc);
     rti_guard--;
 }
 
@@ -24,7 +24,7 @@ static int cond_shared(const void *c)
     return (__atomic_load_n(&((const pthread_cond_t *)c)->__data.__wrefs, __ATOMIC_RELAXED) & 1) != 0;
 }
 
-#define COND_BODY(cond, mutex, timed, real_call)                                \
+#define COND_BODY(cond, mutex, timed, real_call, how_of)                        \
     uintptr_t pc = RTI_CALLER();                                                \
     struct rt_thread *t = rti_enter();                                          \
     if (unlikely(!t))                                                           \
@@ -39,56 +39,69 @@ static int cond_shared(const void *c)
     r = (real_call);                                                            \
     pthread_cleanup_pop(0);                                                     \
     rti_guard++;                                                                \
-    rt_on_cond_wait_end(t, (uintptr_t)(cond), (uintptr_t)(mutex), pc);          \
+    rt_on_cond_wait_end(t, (uintptr_t)(cond), (uintptr_t)(mutex), how_of(r), pc); \
     rti_guard--;                                                                \
     return r
 
+/* How the wait ended (engine.h): an error other than a timeout (or a
+ * robust mutex's dead owner) returned before the mutex was released. */
+#define PTHREAD_WAIT_HOW(r) \
+    ((r) == 0 ? RT_WAIT_WOKEN : (r) == ETIMEDOUT || (r) == EOWNERDEAD ? RT_WAIT_TIMEDOUT : RT_WAIT_FAILED)
+#define C11_WAIT_HOW(r) \
+    ((r) == thrd_success ? RT_WAIT_WOKEN : (r) == thrd_timedout ? RT_WAIT_TIMEDOUT : RT_WAIT_FAILED)
+
 RTI_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 {
-    COND_BODY(c, m, 0, rti_real.cond_wait(c, m));
+    COND_BODY(c, m, 0, rti_real.cond_wait(c, m), PTHREAD_WAIT_HOW);
 }
 
 RTI_EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *abstime)
 {
-    COND_BODY(c, m, 1, rti_real.cond_timedwait(c, m, abstime));
+    COND_BODY(c, m, 1, rti_real.cond_timedwait(c, m, abstime), PTHREAD_WAIT_HOW);
 }
 
 RTI_EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clock,
                                       const struct timespec *abstime)
 {
-    COND_BODY(c, m, 1, rti_real.cond_clockwait(c, m, clock, abstime));
+    COND_BODY(c, m, 1, rti_real.cond_clockwait(c, m, clock, abstime), PTHREAD_WAIT_HOW);
 }
 
 /* Signals and broadcasts: who wakes the condition's waiters, and with
  * which locks (detect/condwait.c). */
-#define SIGNAL_BODY(obj, type, real_call)                                       \
+/* A condvar's signal or broadcast, and then the waiters it released
+ * (counted after the call: a waiter it woke was counted before). */
+#define COND_SIGNAL_BODY(c, all, real_call)                                     \
     uintptr_t pc = RTI_CALLER();                                                \
     struct rt_thread *t = rti_enter();                                          \
     if (unlikely(!t))                                                           \
         return rti_resolved() ? (real_call) : 0;                                \
-    rt_on_event_signal(t, (uintptr_t)(obj), (type), pc);                        \
+    rt_on_event_signal(t, (uintptr_t)(c), RT_LOCK_COND, pc);                    \
     rti_leave();                                                                \
-    return (real_call)
+    int r = (real_call);                                                        \
+    rti_guard++;                                                                \
+    rt_on_cond_released(t, (uintptr_t)(c), (all));                              \
+    rti_guard--;                                                                \
+    return r
 
 RTI_EXPORT int pthread_cond_signal(pthread_cond_t *c)
 {
-    SIGNAL_BODY(c, RT_LOCK_COND, rti_real.cond_signal(c));
+    COND_SIGNAL_BODY(c, 0, rti_real.cond_signal(c));
 }
 
 RTI_EXPORT int pthread_cond_broadcast(pthread_cond_t *c)
 {
-    SIGNAL_BODY(c, RT_LOCK_COND, rti_real.cond_broadcast(c));
+    COND_SIGNAL_BODY(c, 1, rti_real.cond_broadcast(c));
 }
 
 /* glibc's cnd_signal calls its pthread code directly, not the symbols above. */
 RTI_EXPORT int cnd_signal(cnd_t *c)
 {
-    SIGNAL_BODY(c, RT_LOCK_COND, rti_real.cnd_signal(c));
+    COND_SIGNAL_BODY(c, 0, rti_real.cnd_signal(c));
 }
 
 RTI_EXPORT int cnd_broadcast(cnd_t *c)
 {
-    SIGNAL_BODY(c, RT_LOCK_COND, rti_real.cnd_broadcast(c));
+    COND_SIGNAL_BODY(c, 1, rti_real.cnd_broadcast(c));
 }
 
 RTI_EXPORT int pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *attr)
@@ -108,12 +121,12 @@ RTI_EXPORT int pthread_cond_destroy(pthread_cond_t *c)
 
 RTI_EXPORT int cnd_wait(cnd_t *c, mtx_t *m)
 {
-    COND_BODY(c, m, 0, rti_real.cnd_wait(c, m));
+    COND_BODY(c, m, 0, rti_real.cnd_wait(c, m), C11_WAIT_HOW);
 }
 
 RTI_EXPORT int cnd_timedwait(cnd_t *restrict c, mtx_t *restrict m, const struct timespec *restrict ts)
 {
-    COND_BODY(c, m, 1, rti_real.cnd_timedwait(c, m, ts));
+    COND_BODY(c, m, 1, rti_real.cnd_timedwait(c, m, ts), C11_WAIT_HOW);
 }
 
 /* mtx_t is glibc's pthread_mutex_t underneath. */

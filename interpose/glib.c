@@ -187,7 +187,7 @@ RTI_EXPORT void g_cond_wait(void *c, void *m)
     rti_leave();
     fn(c, m);
     rti_guard++;
-    rt_on_cond_wait_end(t, (uintptr_t)c, (uintptr_t)m, pc);
+    rt_on_cond_wait_end(t, (uintptr_t)c, (uintptr_t)m, RT_WAIT_WOKEN, pc);
     rti_guard--;
 }
 
@@ -204,12 +204,13 @@ RTI_EXPORT int g_cond_wait_until(void *c, void *m, int64_t end_time)
     rti_leave();
     int r = fn(c, m, end_time);
     rti_guard++;
-    rt_on_cond_wait_end(t, (uintptr_t)c, (uintptr_t)m, pc);
+    rt_on_cond_wait_end(t, (uintptr_t)c, (uintptr_t)m, r ? RT_WAIT_WOKEN : RT_WAIT_TIMEDOUT, pc); /* FALSE: timed out */
     rti_guard--;
     return r;
 }
 
-static void gcond_signal(void *c, obj_fn fn, uintptr_t pc)
+/* all: a broadcast, which releases every waiter (detect/cond.c). */
+static void gcond_signal(void *c, obj_fn fn, int all, uintptr_t pc)
 {
     struct rt_thread *t = rti_enter();
     if (t) {
@@ -217,20 +218,25 @@ static void gcond_signal(void *c, obj_fn fn, uintptr_t pc)
         rti_leave();
     }
     fn(c);
+    if (t) {
+        rti_guard++;
+        rt_on_cond_released(t, (uintptr_t)c, all);
+        rti_guard--;
+    }
 }
 
 RTI_EXPORT void g_cond_signal(void *c)
 {
     obj_fn fn = REAL(g_cond_signal, obj_fn);
     if (fn)
-        gcond_signal(c, fn, RTI_CALLER());
+        gcond_signal(c, fn, 0, RTI_CALLER());
 }
 
 RTI_EXPORT void g_cond_broadcast(void *c)
 {
     obj_fn fn = REAL(g_cond_broadcast, obj_fn);
     if (fn)
-        gcond_signal(c, fn, RTI_CALLER());
+        gcond_signal(c, fn, 1, RTI_CALLER());
 }
 
 /* Bit locks: one bit of an int or of a pointer, a futex each. Each bit is

@@ -1,8 +1,10 @@
 /* Unlocks of locks rtdd never saw taken: a static mutex never locked,
- * zeroed heap memory (judged by the lock word: unlocked), and memory that
- * is not a lock at all (glibc refuses it with EINVAL). */
-// expect: bad-unlock bad-unlock bad-unlock
+ * zeroed heap memory (judged by the lock word: unlocked), both bad-unlock;
+ * and memory that is not a lock at all (glibc refuses it with EINVAL):
+ * invalid-lock. */
+// expect: bad-unlock bad-unlock invalid-lock
 // log: rtdd never saw it locked, and its lock word says it is not locked
+// log: as a pthread_mutex_t in pthread_mutex_unlock(), at:
 // log: but it is not a lock: pthread_mutex_unlock() failed (EINVAL)
 #include <pthread.h>
 #include <stdlib.h>

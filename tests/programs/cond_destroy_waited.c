@@ -3,7 +3,7 @@
  * wake; here a helper wakes them after a while). */
 // expect: cond-misuse
 // log: destroys condition variable
-// log: while 1 thread waits on it
+// log: while 1 thread is blocked on it
 #include <pthread.h>
 #include <unistd.h>
 static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;

@@ -503,7 +503,7 @@ START_TEST(cond_wait_on_unseen_mutex)
     static char cond[48], cond2[48], never_seen[40];
     rt_on_cond_wait_begin(t0, (uintptr_t)cond, (uintptr_t)never_seen, 0, 0, 0, PC(20));
     ck_assert_uint_eq(rt_report_count(RT_KIND_COND_MISUSE), 1);
-    rt_on_cond_wait_end(t0, (uintptr_t)cond, (uintptr_t)never_seen, PC(20));
+    rt_on_cond_wait_end(t0, (uintptr_t)cond, (uintptr_t)never_seen, 1, PC(20));
     unlock(never_seen);
     /* The mutex object says this thread owns it (taken where rtdd did not look): no report. */
     rt_on_cond_wait_begin(t0, (uintptr_t)cond2, (uintptr_t)M, 1, 0, 0, PC(21));
