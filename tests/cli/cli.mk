@@ -1,7 +1,8 @@
 # The rtdd command line.
 CHECK_TARGETS += cli-check
 .PHONY: cli-check
-cli-check: $(BUILD)/bin/rtdd $(BUILD)/lib/librtdd.so $(PROG_DIR)/alf_same_thread $(PROG_DIR)/hang_pipe_holder
+cli-check: $(BUILD)/bin/rtdd $(BUILD)/lib/librtdd.so $(PROG_DIR)/alf_same_thread $(PROG_DIR)/hang_pipe_holder \
+           $(PROG_DIR)/clean_fork_exec_held
 	@$(RECORD) cli/rtdd tests/cli/cli.sh $(BUILD)/bin/rtdd $(BUILD)
 
 # Every kind and option is documented (docs/kinds/, report-format.md, options.md).
