@@ -106,8 +106,6 @@ static int object_unlocked(const struct rt_lock *l)
 /* Which bits of glibc's mutex kind, and which rwlock field, say robust and
  * process-shared: learnt from what the real init writes for each
  * attribute, not assumed. 0: not known (nothing is marked). */
-static int robust_kind, pshared_kind;
-
 static int kind_for(int robust, int pshared)
 {
     pthread_mutexattr_t a;
@@ -151,8 +149,8 @@ static void probe_traits(void)
      * shared one until its init says otherwise (pthread_mutex_init). */
     int plain = kind_for(0, 0), robust = kind_for(1, 0), pshared = kind_for(0, 1);
     if (plain >= 0 && robust >= 0 && pshared >= 0) {
-        pshared_kind = pshared & ~plain;
-        robust_kind = robust & ~plain & ~pshared_kind;
+        rti_fastlock.pshared_kind = pshared & ~plain;
+        rti_fastlock.robust_kind = robust & ~plain & ~rti_fastlock.pshared_kind;
     }
     rti_fastlock.rwlock_pshared = rwlock_shared_for(0) == 0 && rwlock_shared_for(1) > 0;
 }
@@ -168,8 +166,8 @@ static uint8_t object_traits(uintptr_t addr, enum rt_lock_type type)
         int kind = __atomic_load_n(&((const pthread_mutex_t *)addr)->__data.__kind, __ATOMIC_RELAXED);
         if (kind == -1) /* destroyed */
             return 0;
-        return (uint8_t)((robust_kind && (kind & robust_kind) ? RT_TRAIT_ROBUST : 0) |
-                         (pshared_kind && (kind & pshared_kind) ? RT_TRAIT_PSHARED : 0));
+        return (uint8_t)((kind & rti_fastlock.robust_kind ? RT_TRAIT_ROBUST : 0) |
+                         (kind & rti_fastlock.pshared_kind ? RT_TRAIT_PSHARED : 0));
     }
     case RT_LOCK_RWLOCK: /* its wrappers note them on every lookup (rwlock.c) */
     default:

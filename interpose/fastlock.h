@@ -23,6 +23,7 @@ struct rti_fastlock {
     int spin;              /* the spinlock protocol was verified */
     int spin_unlocked, spin_locked;
     int rwlock_pshared;    /* an rwlock's __shared field says process-shared (probed) */
+    int robust_kind, pshared_kind; /* the bits of a mutex's __kind that say so (probed; 0: unknown) */
 };
 extern RT_HIDDEN struct rti_fastlock rti_fastlock;
 

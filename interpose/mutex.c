@@ -27,8 +27,9 @@ RTI_EXPORT int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t 
     int pshared;
     struct rt_lock *l;
     /* A robust mutex's object says process-shared either way: its attribute knows. */
-    if (unlikely(r == 0 && attr && (l = rt_locktab_find((uintptr_t)m)) != NULL && (l->traits & RT_TRAIT_ROBUST)) &&
-        pthread_mutexattr_getpshared(attr, &pshared) == 0 && pshared == PTHREAD_PROCESS_PRIVATE)
+    if (unlikely(r == 0 && (m->__data.__kind & rti_fastlock.robust_kind)) &&
+        pthread_mutexattr_getpshared(attr, &pshared) == 0 && pshared == PTHREAD_PROCESS_PRIVATE &&
+        (l = rt_locktab_find((uintptr_t)m)) != NULL)
         l->traits &= (uint8_t)~RT_TRAIT_PSHARED;
     return r;
 }
