@@ -395,7 +395,7 @@ static const struct rt_held *self_deadlock(const struct rt_thread *t, const stru
         case RT_LOCK_USER_RW:
         case RT_LOCK_GRWLOCK:
             /* Read after read re-enters a reader-preferring rwlock. */
-            if ((flags & RT_ACQ_READ) && h->mode == RT_HOLD_READ && !(lock->traits & RT_TRAIT_WRITER_PREFERRING))
+            if ((flags & RT_ACQ_READ) && h->mode == RT_HOLD_READ && !rt_lock_writer_preferring(lock))
                 return NULL;
             return h;
         default: /* recursive mutexes nest; errorcheck ones return EDEADLK */

@@ -83,6 +83,11 @@ enum {
     RT_TRAIT_PSHARED = 4,           /* process-shared: holders and waiters may be other processes */
 };
 
+static inline int rt_lock_writer_preferring(const struct rt_lock *l)
+{
+    return (l->traits & RT_TRAIT_WRITER_PREFERRING) != 0;
+}
+
 /* Why a lock's holder does not exist (rt_lock.held_by_exited). */
 enum { RT_HOLDER_EXITED = 1, RT_HOLDER_FORKED_AWAY = 2 };
 

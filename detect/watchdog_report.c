@@ -109,6 +109,9 @@ void rt_report_wait_on_orphan(struct rt_thread *t, struct rt_lock *l)
         rt_report_text(r, "The lock was held at fork() by a thread of the parent (see the lock-held-at-fork report): "
                           "it was held at fork by a thread that does not exist in this process, so nobody can "
                           "release it and this wait never ends.");
+    else if (l->traits & RT_TRAIT_PSHARED)
+        rt_report_text(r, "The lock's holder exited or was cancelled while holding it (see the lock-held-at-exit "
+                          "report): no thread of this process can release it.");
     else
         rt_report_text(r, "The lock's holder exited or was cancelled while holding it (see the lock-held-at-exit "
                           "report): nobody can release it and this wait never ends.");
