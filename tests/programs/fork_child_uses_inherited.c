@@ -13,13 +13,14 @@
 // log: lock [0x
 // log: cache (pthread_rwlock_t, static, first used at fork_child_uses_inherited.c:
 // log: was held by thread
-// log: SUMMARY: rtdd: lock-held-at-fork fork_child_uses_inherited.c:39 in child
+// log: SUMMARY: rtdd: lock-held-at-fork fork_child_uses_inherited.c:43 in child
 #include <errno.h>
 #include <pthread.h>
 #include <sys/wait.h>
 #include <unistd.h>
 static pthread_mutex_t busy = PTHREAD_MUTEX_INITIALIZER;
 static pthread_rwlock_t cache = PTHREAD_RWLOCK_INITIALIZER;
+static pthread_mutex_t own = PTHREAD_MUTEX_INITIALIZER;
 static pthread_barrier_t held, forked;
 
 static void *holder(void *arg)
@@ -34,9 +35,13 @@ static void *holder(void *arg)
     return NULL;
 }
 
+/* The child tries busy while it holds a lock of its own (the nested path
+ * of the wrappers; lazy_held_at_exit_and_fork.c tries one holding nothing). */
 static int child(void)
 {
+    pthread_mutex_lock(&own);
     int r = pthread_mutex_trylock(&busy); /* the first use */
+    pthread_mutex_unlock(&own);
     if (r != EBUSY)
         return 1;
     return pthread_mutex_unlock(&busy) == 0 && pthread_mutex_trylock(&busy) == 0 ? 0 : 2;
