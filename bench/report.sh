@@ -207,8 +207,9 @@ reader while an updater runs: `rcubench-rtdd-dyn read 1`, linked with librtdd_rc
 checks it) natively and under `rtdd run`; `rcu_plain` malloc(64)+free+mutex pair in a program that
 uses RCU elsewhere (`rcubench-rtdd-dyn plain`): what RCU checking costs a program's RCU-free paths;
 `fork_200` a thread keeps taking a mutex while the main thread forks 200 children one after the
-other, each computing a few milliseconds and calling `_exit` (ns per fork, wait included; under
-rtdd each child whose fork found the lock held writes a `lock-held-at-fork` report);
+other, each trying the mutex, computing a few milliseconds and calling `_exit` (ns per fork, wait
+included; under rtdd each child whose fork found the lock held writes a `lock-held-at-fork` report
+at that first use);
 `cond_pingpong` 2 threads hand a turn back and forth through one mutex and two condition
 variables (one op = a round trip: 2 signals and 2 waits; under rtdd each signal and wait is
 recorded for the condition-variable checks, docs/kinds/cond-lock-order.md); `gmutex_pair`

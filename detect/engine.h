@@ -114,6 +114,10 @@ int rt_lock_owner(const struct rt_lock *l, rt_stack_id *stack);
  * the preload layer sets): 1 if it is unlocked, so that nobody can hold
  * it. NULL, or 0: unknown, look at the held stacks. */
 extern int (*rt_lock_object_unlocked)(const struct rt_lock *l);
+/* What the lock object's attributes say (RT_TRAIT_*: robust, process-
+ * shared, ...), read by the hook the preload layer sets when a record is
+ * made for it. NULL: nothing known (tests set rt_lock.traits). */
+extern uint8_t (*rt_lock_object_traits)(uintptr_t addr, enum rt_lock_type type);
 /* Is l held by anyone: an owner, or readers. */
 int rt_lock_is_held(const struct rt_lock *l);
 /* The same from the held-lock records alone, without reading the lock. */
@@ -121,9 +125,21 @@ int rt_lock_is_held_by_record(const struct rt_lock *l);
 /* Does t hold the lock at addr (in any mode)? lockdep_is_held(). */
 int rt_lock_held_by(const struct rt_thread *t, uintptr_t addr);
 
-/* In a forked child (the only thread left is self): reports locks other
- * threads held at the fork (INFO) and resets the thread registry. */
+/* In a forked child (the only thread left is self): notes the locks other
+ * threads held at the fork (strays, reported at the child's first use of
+ * one: rt_on_fork_stray_use) and resets the thread registry. */
 void rt_on_fork_child(struct rt_thread *self, int new_tid);
+/* Non-zero in a forked child while its strays are not reported yet. */
+extern _Atomic int rt_fork_strays_pending;
+/* t uses lock l (how: "waits for", "releases", ...): the first use of a
+ * stray reports lock-held-at-fork (INFO), once per process. */
+void rt_on_fork_stray_use(struct rt_thread *t, struct rt_lock *l, const char *how, uintptr_t pc);
+/* A lock call on addr failed (trylock, timeout): a use of a stray? Callers
+ * test rt_fork_strays_pending first. */
+void rt_on_lock_refused(struct rt_thread *t, uintptr_t addr, uintptr_t pc);
+/* Forgets t's holds of process-shared locks: in a forked child the lock
+ * object is the parent's, held by the parent's thread, not by t. */
+void rt_held_forget_shared(struct rt_thread *t);
 /* Before fork, in the parent: warms what the child will report. */
 void rt_on_fork_prepare(struct rt_thread *self);
 

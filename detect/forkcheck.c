@@ -1,6 +1,10 @@
 /* fork() from a threaded program: the child has only the forking thread,
  * and every lock another thread held at that moment stays locked forever
- * in the child. Worth knowing (INFO): the child must not take them. */
+ * in the child. Worth knowing (INFO) when the child uses one of them: a
+ * child that execs (or exits) without touching them has nothing to say,
+ * so the report waits for the child's first use of such a lock.
+ * Process-shared locks are not stranded: the thread that holds one still
+ * runs, in the parent, and releases it in the shared memory. */
 #include "engine.h"
 #include "lockdesc.h"
 #include "rcucheck.h"
@@ -12,8 +16,11 @@
 struct stranded {
     unsigned n, total;
     const struct rt_thread *self;
-    struct { struct rt_lock *lock; uintptr_t addr; rt_stack_id stack; int tid; } e[MAX_STRANDED];
+    struct { struct rt_lock *lock; uint64_t id; uintptr_t addr; rt_stack_id stack; int tid; } e[MAX_STRANDED];
 };
+/* The child's strays, collected at the fork, reported at the first use. */
+static struct stranded strays;
+_Atomic int rt_fork_strays_pending;
 
 static void collect(struct rt_thread *t, void *arg)
 {
@@ -22,14 +29,16 @@ static void collect(struct rt_thread *t, void *arg)
         return;
     for (unsigned i = 0; i < t->nheld; i++) {
         /* The child is single-threaded: an unnamed entry's lock gets its record. */
-        struct rt_lock *l = rt_held_live(&t->held[i]) ? rt_held_record(&t->held[i], NULL) : NULL;
-        if (!l || rt_rcu_forgotten_at_fork(l, t->held[i].addr))
+        uint64_t id;
+        struct rt_lock *l = rt_held_live(&t->held[i]) ? rt_held_record(&t->held[i], &id) : NULL;
+        if (!l || rt_rcu_forgotten_at_fork(l, t->held[i].addr) || (l->traits & RT_TRAIT_PSHARED))
             continue;
         /* Locked for good here: a wait for it is a deadlock (rt_on_lock_wait). */
         __atomic_store_n(&l->held_by_exited, RT_HOLDER_FORKED_AWAY, __ATOMIC_RELEASE);
         s->total++;
         if (s->n < MAX_STRANDED) {
             s->e[s->n].lock = l;
+            s->e[s->n].id = id;
             s->e[s->n].addr = t->held[i].addr;
             s->e[s->n].stack = t->held[i].stack;
             s->e[s->n].tid = t->tid;
@@ -41,27 +50,61 @@ static void collect(struct rt_thread *t, void *arg)
 void rt_on_fork_child(struct rt_thread *self, int new_tid)
 {
     /* The forking thread keeps its locks in the child, under its new tid
-     * (the registry renames it). */
-    struct stranded s = { 0, 0, self, { { 0 } } };
-    rt_thread_after_fork(self, new_tid, collect, &s);
-    if (s.n == 0)
+     * (the registry renames it), except process-shared ones: the lock
+     * object is the parent's, held by the parent's thread. */
+    strays.n = strays.total = 0;
+    strays.self = self;
+    rt_thread_after_fork(self, new_tid, collect, &strays);
+    if (self)
+        rt_held_forget_shared(self);
+    __atomic_store_n(&rt_fork_strays_pending, strays.n > 0, __ATOMIC_RELEASE);
+}
+
+void rt_on_fork_stray_use(struct rt_thread *t, struct rt_lock *l, const char *how, uintptr_t pc)
+{
+    if (!__atomic_load_n(&rt_fork_strays_pending, __ATOMIC_ACQUIRE) ||
+        __atomic_load_n(&l->held_by_exited, __ATOMIC_ACQUIRE) != RT_HOLDER_FORKED_AWAY)
         return;
-    struct rt_report *r = rt_report_begin(RT_KIND_LOCK_HELD_AT_FORK, new_tid);
+    unsigned used = strays.n;
+    uint64_t id = __atomic_load_n(&l->id, __ATOMIC_RELAXED);
+    for (unsigned i = 0; i < strays.n && used == strays.n; i++)
+        if (strays.e[i].lock == l && strays.e[i].id == id)
+            used = i;
+    /* Once per process: the report names every lock the child inherited locked. */
+    if (!__atomic_exchange_n(&rt_fork_strays_pending, 0, __ATOMIC_ACQ_REL))
+        return;
+    char comm[32], desc[512];
+    rt_thread_comm(t->tid, comm, sizeof comm);
+    rt_lock_describe(l, __atomic_load_n(&l->addr, __ATOMIC_RELAXED), desc, sizeof desc);
+    struct rt_report *r = rt_report_begin(RT_KIND_LOCK_HELD_AT_FORK, t->tid);
     if (!r)
         return;
     rt_report_headline(r, "INFO: locks held across fork() by threads that do not exist in the child");
-    for (unsigned i = 0; i < s.n; i++) {
-        char desc[512];
-        rt_lock_describe(s.e[i].lock, s.e[i].addr, desc, sizeof desc);
-        rt_report_stack(r, s.e[i].stack, "lock %s was held by thread %d of the parent, taken at:", desc, s.e[i].tid);
+    rt_report_stack(r, rt_site_stack(t, pc), "%s/%d %s lock %s in the child, at:", comm, t->tid, how, desc);
+    if (used < strays.n)
+        rt_report_stack(r, strays.e[used].stack, "it was held at the fork by thread %d of the parent, taken at:",
+                        strays.e[used].tid);
+    for (unsigned i = 0; i < strays.n; i++) {
+        if (i == used || __atomic_load_n(&strays.e[i].lock->id, __ATOMIC_RELAXED) != strays.e[i].id)
+            continue; /* the one above, or gone since (destroyed, freed) */
+        rt_lock_describe(strays.e[i].lock, strays.e[i].addr, desc, sizeof desc);
+        rt_report_stack(r, strays.e[i].stack, "lock %s was held by thread %d of the parent, taken at:", desc,
+                        strays.e[i].tid);
     }
-    if (s.total > s.n)
-        rt_report_text(r, "... and %u more locks", s.total - s.n);
+    if (strays.total > strays.n)
+        rt_report_text(r, "... and %u more locks", strays.total - strays.n);
     rt_report_text(r, "These locks stay locked forever in the child process %d: taking one of them there never "
                       "returns. A child of a threaded program should only call async-signal-safe functions "
                       "before exec().",
-                   new_tid);
+                   t->tid);
     rt_report_finish(r);
+}
+
+void rt_on_lock_refused(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
+{
+    struct rt_lock *l;
+    if (__atomic_load_n(&rt_fork_strays_pending, __ATOMIC_ACQUIRE) && (l = rt_locktab_find(addr)) != NULL)
+        rt_on_fork_stray_use(t, l, "tries to take", pc);
 }
 
 /* In the parent, before fork: what a child will report (the locks other

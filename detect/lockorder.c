@@ -667,7 +667,7 @@ void rt_lockorder_check(struct rt_thread *t, struct rt_lock *lock, unsigned flag
     c.found_key = 0;
     c.culprit = NULL;
     uintptr_t addr = __atomic_load_n(&lock->addr, __ATOMIC_RELAXED);
-    c.dst_recursive = (flags & RT_ACQ_READ) && rt_lock_type_rw(lock->type) && !lock->writer_preferring;
+    c.dst_recursive = (flags & RT_ACQ_READ) && rt_lock_type_rw(lock->type) && !rt_lock_writer_preferring(lock);
 
     if (known_and_unchanged(t, lock, c.dst_recursive)) {
         remember_chain(chain);

@@ -112,11 +112,21 @@ static void push_held(struct rt_thread *t, struct rt_lock *lock, uint64_t id, ui
  * that code reading an entry's lock never follows NULL (rt_held_name). */
 struct rt_lock rt_unnamed_lock = { .type = RT_LOCK_MUTEX };
 
+uint8_t (*rt_lock_object_traits)(uintptr_t addr, enum rt_lock_type type);
+
+/* What the live object at addr says of itself (robust, process-shared). */
+static uint8_t object_traits(uintptr_t addr, enum rt_lock_type type)
+{
+    uint8_t (*traits)(uintptr_t, enum rt_lock_type) = __atomic_load_n(&rt_lock_object_traits, __ATOMIC_ACQUIRE);
+    return traits ? traits(addr, type) : 0;
+}
+
 /* A fresh record for a mutex that was lazy (lazylock.h) until now: what
  * rt_on_lock_init would have written. */
 static void fill_lazy(struct rt_lock *l, const struct rt_lazy_init *init)
 {
     l->type = RT_LOCK_MUTEX;
+    l->traits = 0; /* a robust or process-shared mutex is never lazy (rt_on_lock_init) */
     l->statically_initialized = 0;
     l->init_stack = init->stack;
     l->init_tid = init->tid;
@@ -171,6 +181,7 @@ struct rt_lock *rt_lock_lookup_slow(struct rt_thread *t, uintptr_t addr, enum rt
         /* Never initialized through us: statically initialized (or set up
          * before the runtime was ready); its first use stands for its init. */
         l->statically_initialized = 1;
+        l->traits = object_traits(addr, type);
         l->init_stack = rt_site_stack(t, pc);
         l->init_tid = t->tid;
         if (!rt_lock_type_is_event(type))
@@ -313,7 +324,8 @@ void rt_on_lock_reinit(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
 void rt_on_lock_init(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type, uintptr_t pc)
 {
     /* A plain mutex gets its record when it first needs one. */
-    if (type == RT_LOCK_MUTEX && lazy_init(t, addr, pc))
+    uint8_t traits = object_traits(addr, type);
+    if (type == RT_LOCK_MUTEX && !traits && lazy_init(t, addr, pc))
         return;
     int created;
     struct rt_lock *l = rt_locktab_get(addr, type, &created);
@@ -328,6 +340,7 @@ void rt_on_lock_init(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type
     rt_lazylock_take(addr, NULL); /* a lazy life of the address ends here */
     l->type = (uint8_t)type;
     l->statically_initialized = 0;
+    l->traits = traits;
     l->init_stack = rt_site_stack(t, pc);
     l->init_tid = t->tid;
     l->class_key = rt_lock_type_is_event(type) ? 0 : pc;
@@ -354,6 +367,8 @@ void rt_on_lock_destroy(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
     }
     if (!l)
         return;
+    if (__atomic_load_n(&l->held_by_exited, __ATOMIC_ACQUIRE) == RT_HOLDER_FORKED_AWAY)
+        rt_on_fork_stray_use(t, l, "destroys", pc);
     if (rt_lock_type_cond(l->type) && rt_cond_blocked(l) > 0)
         rt_report_cond_destroy_busy(t, l, pc);
     else if (rt_lock_is_held(l))
@@ -380,7 +395,7 @@ static const struct rt_held *self_deadlock(const struct rt_thread *t, const stru
         case RT_LOCK_USER_RW:
         case RT_LOCK_GRWLOCK:
             /* Read after read re-enters a reader-preferring rwlock. */
-            if ((flags & RT_ACQ_READ) && h->mode == RT_HOLD_READ && !lock->writer_preferring)
+            if ((flags & RT_ACQ_READ) && h->mode == RT_HOLD_READ && !rt_lock_writer_preferring(lock))
                 return NULL;
             return h;
         default: /* recursive mutexes nest; errorcheck ones return EDEADLK */
@@ -497,11 +512,15 @@ void rt_on_lock_wait(struct rt_thread *t, struct rt_lock *lock, unsigned flags, 
     __atomic_store_n(&t->waiting_for, lock, __ATOMIC_RELEASE);
     /* A lock whose holder is gone (exited, or a parent's thread in a
      * forked child) is locked for good: this wait never ends. */
-    if (__builtin_expect(__atomic_load_n(&lock->held_by_exited, __ATOMIC_ACQUIRE) != 0, 0) &&
-        !(flags & (RT_ACQ_TIMED | RT_ACQ_TRY)) && !lock->rcu_pseudo) {
+    int orphan = __atomic_load_n(&lock->held_by_exited, __ATOMIC_ACQUIRE);
+    if (__builtin_expect(orphan != 0, 0) && !lock->rcu_pseudo) {
         int (*unlocked)(const struct rt_lock *) = __atomic_load_n(&rt_lock_object_unlocked, __ATOMIC_ACQUIRE);
-        if (!unlocked || !unlocked(lock))
-            rt_report_wait_on_orphan(t, lock);
+        if (!unlocked || !unlocked(lock)) {
+            if (orphan == RT_HOLDER_FORKED_AWAY)
+                rt_on_fork_stray_use(t, lock, "waits for", pc);
+            if (!(flags & (RT_ACQ_TIMED | RT_ACQ_TRY)))
+                rt_report_wait_on_orphan(t, lock);
+        }
     }
     rt_watchdog_ensure();
 }
@@ -565,6 +584,14 @@ static void remove_held(struct rt_thread *t, unsigned i)
         t->held[j].chain = 0; /* recomputed when needed: the sequence below changed */
     }
     t->held[t->nheld].id = 0; /* the vacated slot is dead, as after a fast pop */
+}
+
+void rt_held_forget_shared(struct rt_thread *t)
+{
+    rt_held_name(t);
+    for (unsigned i = t->nheld; i-- > 0;)
+        if (rt_held_live(&t->held[i]) && (t->held[i].lock->traits & RT_TRAIT_PSHARED))
+            remove_held(t, i);
 }
 
 /* The release once the top entry was not it (the fast path's case). */

@@ -87,7 +87,7 @@ struct rt_lock {
     uint32_t group;               /* 1 + its lock group (lockgroup.h), 0: none */
     uint8_t type;                 /* enum rt_lock_type */
     uint8_t statically_initialized;
-    uint8_t writer_preferring;    /* rwlock whose readers must not recurse */
+    uint8_t traits;               /* RT_TRAIT_*: what the object's attributes say (set from the object) */
     uint8_t no_order;             /* annotated: excluded from order checking */
     uint8_t next_subclass;        /* annotated nesting level (RTDD_LOCK_NESTED): its own class */
     uint8_t history_known;        /* seen from init or from a lock call, not first at unlock */
@@ -99,6 +99,20 @@ struct rt_lock {
         _Atomic uintptr_t cond_mutex_addr; /* condvars: the mutex current waiters use, 0 when none wait */
     };
 };
+
+/* rt_lock.traits. Robust and process-shared locks can be released by
+ * what the runtime does not see (the kernel, at their owner's death;
+ * another process): waits on them are never proven deadlocks (watchdog.c). */
+enum {
+    RT_TRAIT_WRITER_PREFERRING = 1, /* rwlock whose readers must not recurse */
+    RT_TRAIT_ROBUST = 2,            /* robust mutex: its owner's death hands it on with EOWNERDEAD */
+    RT_TRAIT_PSHARED = 4,           /* process-shared: holders and waiters may be other processes */
+};
+
+static inline int rt_lock_writer_preferring(const struct rt_lock *l)
+{
+    return (l->traits & RT_TRAIT_WRITER_PREFERRING) != 0;
+}
 
 /* Why a lock's holder does not exist (rt_lock.held_by_exited). */
 enum { RT_HOLDER_EXITED = 1, RT_HOLDER_FORKED_AWAY = 2 };

@@ -231,7 +231,9 @@ int rt_check_unheld_release(struct rt_thread *t, uintptr_t addr, uintptr_t pc, i
     int orphan = __atomic_load_n(&l->held_by_exited, __ATOMIC_ACQUIRE);
     if (orphan == RT_HOLDER_FORKED_AWAY) {
         /* A forked child releasing what a parent's thread held (an atfork
-         * handler's recovery): the lock is free again, nothing to say. */
+         * handler's recovery): the lock is free again; a use of it all the
+         * same, which its first-use report names. */
+        rt_on_fork_stray_use(t, l, "releases", pc);
         __atomic_store_n(&l->held_by_exited, 0, __ATOMIC_RELEASE);
         return 0;
     }

@@ -43,6 +43,13 @@ void rt_rcu_wait_begin(struct rt_thread *t, enum rt_rcu_flavor f, int barrier, u
             rcu_wait_shown(t, readers, pc);
         return;
     }
+    /* In a forked child, readers of the parent's other threads never leave. */
+    if (__builtin_expect(__atomic_load_n(&rt_fork_strays_pending, __ATOMIC_RELAXED), 0)) {
+        struct rt_lock *readers = rt_rcu_pseudo_lock(t, f, 0, pc);
+        if (readers)
+            rt_on_fork_stray_use(t, readers, barrier ? "waits in rcu_barrier() for" : "waits in synchronize_rcu() for",
+                                 pc);
+    }
     /* A write acquisition of the pseudo-lock: "M held -> synchronize_rcu"
      * against "rcu_read_lock -> M" is a cycle. */
     struct rt_lock *l = rt_rcu_pseudo_lock(t, f, barrier, pc);

@@ -6,12 +6,20 @@
 #include "runtime.h"
 #include "unwind.h"
 
-/* Held locks that still exist: one freed meanwhile was reported then. */
+/* A held lock that still exists (one freed meanwhile was reported then)
+ * and that its holder's end leaves locked. A robust mutex is not: the
+ * kernel hands it to the next locker with EOWNERDEAD, the recovery the
+ * program chose. */
+static int stays_locked(const struct rt_held *h)
+{
+    return rt_held_live(h) && !(h->lock->traits & RT_TRAIT_ROBUST);
+}
+
 static unsigned live_held(const struct rt_thread *t)
 {
     unsigned n = 0;
     for (unsigned i = 0; i < t->nheld; i++)
-        n += rt_held_live(&t->held[i]);
+        n += stays_locked(&t->held[i]);
     return n;
 }
 
@@ -27,7 +35,7 @@ static void report_held_at_exit(struct rt_thread *t)
      * is where it took the locks it never released. */
     for (unsigned i = 0, shown = 0; i < t->nheld && shown < 8; i++) {
         char desc[512];
-        if (!rt_held_live(&t->held[i]))
+        if (!stays_locked(&t->held[i]))
             continue;
         rt_lock_describe(t->held[i].lock, t->held[i].addr, desc, sizeof desc);
         rt_report_stack(r, t->held[i].stack, "%s/%d exited still holding lock #%u %s%s, taken at:", comm, t->tid, i,
@@ -39,7 +47,8 @@ static void report_held_at_exit(struct rt_thread *t)
     /* Key on the held locks' sites so each distinct leak is reported once. */
     uint64_t key = 0x1e5;
     for (unsigned i = 0; i < t->nheld; i++)
-        key = key * 31 + t->held[i].stack;
+        if (stays_locked(&t->held[i]))
+            key = key * 31 + t->held[i].stack;
     rt_report_key(r, key);
     rt_report_finish(r);
 }
@@ -58,7 +67,7 @@ void rt_on_thread_exit(struct rt_thread *t, uintptr_t stack_lo, uintptr_t stack_
     if (t->nheld > 0 && !t->untracked && live_held(t) > 0) {
         report_held_at_exit(t);
         for (unsigned i = 0; i < t->nheld; i++)
-            if (rt_held_live(&t->held[i]) && !t->held[i].lock->rcu_pseudo)
+            if (stays_locked(&t->held[i]) && !t->held[i].lock->rcu_pseudo)
                 __atomic_store_n(&t->held[i].lock->held_by_exited, RT_HOLDER_EXITED, __ATOMIC_RELEASE);
     }
 }

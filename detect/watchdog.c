@@ -155,6 +155,55 @@ int wd_waits_for_lock(const struct snap *s)
     return s->waiting_for || s->joining;
 }
 
+/* The rule: the watchdog ends a run only for a deadlock it can prove from
+ * what it knows. A report's participants are threads blocked in waits the
+ * runtime models (lock calls, joins, condition and semaphore waits, grace
+ * periods): a thread doing anything else ends every chain of waits, so no
+ * cycle and no "all blocked" report can include it. Each participant waits
+ * for a holder (or the only known signallers) blocked in this process, or
+ * for a lock whose holder is known to be gone. What is left to judge is
+ * the wait itself: one with a timeout may end; a robust mutex is handed on
+ * by the kernel when its owner dies; a process-shared object may be
+ * released or signalled by another process. Those are reported, and the
+ * run goes on (docs/design.md, "When the watchdog ends a run"). */
+enum wd_doubt wd_wait_doubt(const struct rt_lock *lock, int timed, int shared)
+{
+    if (timed)
+        return WD_TIMED;
+    if (shared || (lock && (lock->traits & RT_TRAIT_PSHARED)))
+        return WD_PSHARED;
+    if (lock && (lock->traits & RT_TRAIT_ROBUST))
+        return WD_ROBUST;
+    return WD_PROVEN;
+}
+
+enum wd_doubt wd_snap_doubt(const struct snap *s)
+{
+    return wd_wait_doubt(s->waiting_for ? s->waiting_for : s->event, s->wait_timed, s->event_shared);
+}
+
+void wd_conclude(struct rt_report *r, enum wd_doubt doubt)
+{
+    switch (doubt) {
+    case WD_PROVEN:
+        if (rt_opt.exit_on_deadlock)
+            rt_report_fatal(r); /* the only place a watchdog report ends the run */
+        break;
+    case WD_TIMED:
+        rt_report_text(r, "A wait of the cycle has a timeout: when it expires the program may recover, so the run "
+                          "goes on.");
+        break;
+    case WD_ROBUST:
+        rt_report_text(r, "A lock waited for here is a robust mutex: if its owner dies, the next locker gets it "
+                          "(EOWNERDEAD), so rtdd does not end the run.");
+        break;
+    case WD_PSHARED:
+        rt_report_text(r, "An object waited for here is process-shared: another process may release or signal it, "
+                          "so rtdd does not end the run.");
+        break;
+    }
+}
+
 /* A waiter on a condition waits for the threads known to signal it: when
  * every one of them is blocked (one is returned), nothing else is known to
  * wake it; while one of them runs, or one has gone, or another process may
@@ -387,7 +436,11 @@ static int all_blocked(uint64_t now_ms, uint64_t timeout)
         return 0;
     for (unsigned i = 0; i < wd_nsnaps; i++) {
         const struct snap *s = &wd_snaps[i];
-        if (!wd_waits(s) || s->wait_timed || s->event_shared || now_ms - s->since_ms < timeout)
+        if (!wd_waits(s) || now_ms - s->since_ms < timeout)
+            return 0;
+        /* Another process may end a process-shared wait, a timeout any. */
+        enum wd_doubt d = wd_snap_doubt(s);
+        if (d == WD_TIMED || d == WD_PSHARED)
             return 0;
         events += s->event != NULL;
         episode += rt_hash64((uint64_t)(unsigned)s->tid << 32 ^ s->seq);

@@ -2,6 +2,7 @@
  * (watchdog_report.c): its snapshot of every thread's locks and waits. */
 #ifndef RTDD_WATCHDOG_INTERNAL_H
 #define RTDD_WATCHDOG_INTERNAL_H
+#include "report.h"
 #include "thread.h"
 #include <stddef.h>
 #include <stdint.h>
@@ -51,6 +52,15 @@ int wd_waits_for_lock(const struct snap *s);
 void wd_wait_name(const struct snap *s, char *out, size_t cap);
 /* The thread s waits for (its snapshot index), or -1. */
 int wd_holder_of(const struct snap *s);
+/* The rule for ending a run (watchdog.c, docs/design.md): what makes a
+ * wait less than certain to last forever, if anything. */
+enum wd_doubt { WD_PROVEN, WD_TIMED, WD_ROBUST, WD_PSHARED };
+enum wd_doubt wd_wait_doubt(const struct rt_lock *lock, int timed, int shared);
+enum wd_doubt wd_snap_doubt(const struct snap *s);
+/* Every deadlock report of the watchdog ends here: the run ends (with
+ * exit_on_deadlock) only for a proven one; otherwise the report says why
+ * the run goes on. */
+void wd_conclude(struct rt_report *r, enum wd_doubt doubt);
 int wd_report_deadlock(const unsigned *cycle, unsigned n, uint64_t now);
 int wd_report_stall(unsigned waiter, uint64_t blocked_ms);
 int wd_report_hang(unsigned i, uint64_t now);

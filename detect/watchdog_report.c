@@ -109,12 +109,14 @@ void rt_report_wait_on_orphan(struct rt_thread *t, struct rt_lock *l)
         rt_report_text(r, "The lock was held at fork() by a thread of the parent (see the lock-held-at-fork report): "
                           "it was held at fork by a thread that does not exist in this process, so nobody can "
                           "release it and this wait never ends.");
+    else if (l->traits & RT_TRAIT_PSHARED)
+        rt_report_text(r, "The lock's holder exited or was cancelled while holding it (see the lock-held-at-exit "
+                          "report): no thread of this process can release it.");
     else
         rt_report_text(r, "The lock's holder exited or was cancelled while holding it (see the lock-held-at-exit "
                           "report): nobody can release it and this wait never ends.");
     rt_report_held_locks(r, t, comm);
-    if (rt_opt.exit_on_deadlock)
-        rt_report_fatal(r);
+    wd_conclude(r, wd_wait_doubt(l, 0, 0));
     rt_report_key(r, rt_hash64(__atomic_load_n(&l->id, __ATOMIC_RELAXED)) ^ 0x0f4a);
     rt_report_finish(r);
 }
@@ -133,14 +135,16 @@ int wd_report_deadlock(const unsigned *cycle, unsigned n, uint64_t now)
         rt_report_headline(r, "BUG: deadlock detected, %u threads blocked in a cycle", n);
     int again = n > 1 && noted_episode(cycle, n, earlier, sizeof earlier);
     uint64_t key = 0;
-    int joins = 0, timed = 0, events = 0;
+    int joins = 0, events = 0;
+    enum wd_doubt doubt = WD_PROVEN;
     for (unsigned i = 0; i < n; i++) {
         const struct snap *s = &wd_snaps[cycle[i]], *h = &wd_snaps[cycle[(i + 1) % n]];
         char comm[32], hcomm[32], desc[512], name[160];
         unsigned long ms = (unsigned long)(now - s->since_ms);
         rt_thread_comm(s->tid, comm, sizeof comm);
         rt_thread_comm(h->tid, hcomm, sizeof hcomm);
-        timed |= s->wait_timed;
+        if (wd_snap_doubt(s) > doubt)
+            doubt = wd_snap_doubt(s);
         if (s->joining) {
             rt_report_stack(r, s->wait_stack, "%s/%d blocked %lu ms joining %s/%d (waiting for it to end), at:",
                             comm, s->tid, ms, hcomm, h->tid);
@@ -237,11 +241,7 @@ int wd_report_deadlock(const unsigned *cycle, unsigned n, uint64_t now)
         rt_report_text(r, joins ? "None of these threads can go on: each waits for a lock that the next one holds, "
                                   "or for the next one to end."
                                 : "None of these threads can go on: each waits for a lock that the next one holds.");
-    if (timed)
-        rt_report_text(r, "A wait of the cycle has a timeout: when it expires the program may recover, so the run "
-                          "goes on.");
-    else if (rt_opt.exit_on_deadlock)
-        rt_report_fatal(r);
+    wd_conclude(r, doubt);
     rt_report_key(r, key + n);
     return rt_report_finish(r);
 }
@@ -294,6 +294,15 @@ static int chain_end(unsigned s)
     return -1;
 }
 
+/* The chain ends in a wait for a process-shared lock that no thread of
+ * this process holds: its holder is another process (a pre-forking
+ * server's accept mutex, held by a sibling). That is neither a hang of
+ * this process nor a deadlock: nothing to say. */
+static int holder_elsewhere(const struct snap *e)
+{
+    return e->waiting_for && e->next < 0 && (e->waiting_for->traits & RT_TRAIT_PSHARED);
+}
+
 /* The kernel's hung-task report, for a thread blocked hang_timeout_ms on a
  * lock, a grace period or a join behind one, with no cycle behind it: the waiter, the
  * holder and what it is doing now, and every thread's locks and waits.
@@ -302,7 +311,7 @@ int wd_report_hang(unsigned i, uint64_t now)
 {
     struct snap *s = &wd_snaps[i];
     int end = chain_end(i);
-    if (end < 0)
+    if (end < 0 || holder_elsewhere(&wd_snaps[end]))
         return 0;
     s->t->wd_hang_seq = s->seq + 1;
     unsigned long ms = (unsigned long)(now - s->since_ms);
@@ -411,6 +420,7 @@ int wd_report_all_blocked(uint64_t now)
         return 0;
     rt_report_headline(r, "BUG: deadlock detected, all %u threads blocked, none can wake another", wd_nsnaps);
     uint64_t key = 0;
+    enum wd_doubt doubt = WD_PROVEN;
     /* The waits on conditions first: the first stack is the report's. */
     for (unsigned pass = 0; pass < 2; pass++)
         for (unsigned k = 0; k < wd_nsnaps; k++) {
@@ -420,6 +430,8 @@ int wd_report_all_blocked(uint64_t now)
             char comm[32], desc[512];
             unsigned long ms = (unsigned long)(now - s->since_ms);
             rt_thread_comm(s->tid, comm, sizeof comm);
+            if (wd_snap_doubt(s) > doubt)
+                doubt = wd_snap_doubt(s);
             if (s->event) {
                 rt_lock_describe(live_lock(s->event, s->event_id), s->event->addr, desc, sizeof desc);
                 rt_report_stack(r, s->wait_stack, "%s/%d blocked %lu ms waiting on %s %s, at:", comm, s->tid, ms,
@@ -447,8 +459,7 @@ int wd_report_all_blocked(uint64_t now)
                       "or for a condition variable or semaphore to be signalled; a signal can only come from a thread "
                       "that runs, and none does (none of these objects is process-shared, and the program catches no "
                       "signal whose handler could post a semaphore).");
-    if (rt_opt.exit_on_deadlock)
-        rt_report_fatal(r);
+    wd_conclude(r, doubt);
     rt_report_key(r, key ^ 0xa11b);
     return rt_report_finish(r);
 }

@@ -103,8 +103,82 @@ static int object_unlocked(const struct rt_lock *l)
     }
 }
 
+/* Which bits of glibc's mutex kind, and which rwlock field, say robust and
+ * process-shared: learnt from what the real init writes for each
+ * attribute, not assumed. 0: not known (nothing is marked). */
+static int kind_for(int robust, int pshared)
+{
+    pthread_mutexattr_t a;
+    pthread_mutex_t m;
+    int kind = -1;
+    if (pthread_mutexattr_init(&a) != 0)
+        return -1;
+    if ((!robust || pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST) == 0) &&
+        (!pshared || pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED) == 0) &&
+        rti_real.mutex_init(&m, &a) == 0) {
+        kind = m.__data.__kind;
+        rti_real.mutex_destroy(&m);
+    }
+    pthread_mutexattr_destroy(&a);
+    return kind;
+}
+
+static int rwlock_shared_for(int pshared)
+{
+    pthread_rwlockattr_t a;
+    pthread_rwlock_t rw;
+    int shared = -1;
+    if (pthread_rwlockattr_init(&a) != 0)
+        return -1;
+    if ((!pshared || pthread_rwlockattr_setpshared(&a, PTHREAD_PROCESS_SHARED) == 0) &&
+        rti_real.rwlock_init(&rw, &a) == 0) {
+        shared = rw.__data.__shared;
+        rti_real.rwlock_destroy(&rw);
+    }
+    pthread_rwlockattr_destroy(&a);
+    return shared;
+}
+
+static void probe_traits(void)
+{
+    if (!rti_real.mutex_init || !rti_real.mutex_destroy || !rti_real.rwlock_init || !rti_real.rwlock_destroy)
+        return;
+    /* glibc marks every robust mutex with its process-shared bit (the
+     * kernel wakes robust futexes as shared ones): the object alone cannot
+     * tell a private robust mutex from a shared one, and takes it for a
+     * shared one until its init says otherwise (pthread_mutex_init). */
+    int plain = kind_for(0, 0), robust = kind_for(1, 0), pshared = kind_for(0, 1);
+    if (plain >= 0 && robust >= 0 && pshared >= 0) {
+        rti_fastlock.pshared_kind = pshared & ~plain;
+        rti_fastlock.robust_kind = robust & ~plain & ~rti_fastlock.pshared_kind;
+    }
+    rti_fastlock.rwlock_pshared = rwlock_shared_for(0) == 0 && rwlock_shared_for(1) > 0;
+}
+
+/* What a mutex's attributes say (rt_lock_object_traits), read when its
+ * record is made: addr is a live mutex then. */
+static uint8_t object_traits(uintptr_t addr, enum rt_lock_type type)
+{
+    switch (type) {
+    case RT_LOCK_MUTEX:
+    case RT_LOCK_MUTEX_RECURSIVE:
+    case RT_LOCK_MUTEX_ERRORCHECK: {
+        int kind = __atomic_load_n(&((const pthread_mutex_t *)addr)->__data.__kind, __ATOMIC_RELAXED);
+        if (kind == -1) /* destroyed */
+            return 0;
+        return (uint8_t)((kind & rti_fastlock.robust_kind ? RT_TRAIT_ROBUST : 0) |
+                         (kind & rti_fastlock.pshared_kind ? RT_TRAIT_PSHARED : 0));
+    }
+    case RT_LOCK_RWLOCK: /* its wrappers note them on every lookup (rwlock.c) */
+    default:
+        return 0;
+    }
+}
+
 void rti_fastlock_init(void)
 {
+    probe_traits();
+    __atomic_store_n(&rt_lock_object_traits, object_traits, __ATOMIC_RELEASE);
     /* The fast paths read the CPU from the rseq area (detect/cpu.h). */
     rti_fastlock.mutex = rt_cpu_rseq && rti_real.mutex_init && rti_real.mutex_lock && rti_real.mutex_unlock &&
                          rti_real.mutex_trylock && rti_real.mutex_destroy && probe_mutex();

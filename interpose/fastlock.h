@@ -22,12 +22,25 @@ struct rti_fastlock {
     int mutex;             /* the mutex protocol was verified */
     int spin;              /* the spinlock protocol was verified */
     int spin_unlocked, spin_locked;
+    int rwlock_pshared;    /* an rwlock's __shared field says process-shared (probed) */
+    int robust_kind, pshared_kind; /* the bits of a mutex's __kind that say so (probed; 0: unknown) */
 };
 extern RT_HIDDEN struct rti_fastlock rti_fastlock;
 
 /* Probes the real functions (call once, at set-up) and lets the engine
  * read lock objects (rt_lock_object_unlocked). */
 RT_HIDDEN void rti_fastlock_init(void);
+
+/* An rwlock's RT_TRAIT_* bits, as its object says. */
+static inline uint8_t rti_rwlock_traits(const pthread_rwlock_t *rw)
+{
+    uint8_t t = __atomic_load_n(&rw->__data.__flags, __ATOMIC_RELAXED) == PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP
+                    ? RT_TRAIT_WRITER_PREFERRING
+                    : 0;
+    if (rti_fastlock.rwlock_pshared && __atomic_load_n(&rw->__data.__shared, __ATOMIC_RELAXED))
+        t |= RT_TRAIT_PSHARED;
+    return t;
+}
 
 /* Takes a free default mutex as glibc would; 0 (nothing changed) when it
  * is not a default mutex, not free, or the protocol is not known. */

@@ -19,3 +19,12 @@ RT_HIDDEN void rti_note_lock_wait_over(void)
     if (t && !rti_guard)
         rt_on_lock_failed(t);
 }
+
+RT_HIDDEN void rti_lock_refused(uintptr_t obj, uintptr_t pc)
+{
+    struct rt_thread *t = rti_enter();
+    if (!t)
+        return;
+    rt_on_lock_refused(t, obj, pc);
+    rti_leave();
+}

@@ -34,6 +34,8 @@
                     rt_on_lock_acquired_slow(t, l, (flags), 0, pc);             \
                 rti_leave();                                                    \
             }                                                                   \
+        } else if (unlikely(__atomic_load_n(&rt_fork_strays_pending, __ATOMIC_RELAXED))) { \
+            rti_lock_refused((uintptr_t)(obj), pc);                             \
         }                                                                       \
         return r;                                                               \
     }                                                                           \
@@ -50,8 +52,11 @@
         rti_guard++;                                                            \
         if (ok(r))                                                              \
             rt_on_lock_acquired(t, l, (flags), chain, pc);                      \
-        else                                                                    \
+        else {                                                                  \
             rt_on_lock_failed(t);                                               \
+            if (unlikely(__atomic_load_n(&rt_fork_strays_pending, __ATOMIC_RELAXED))) \
+                rt_on_lock_refused(t, (uintptr_t)(obj), pc);                    \
+        }                                                                       \
         rti_guard--;                                                            \
     }                                                                           \
     return r
@@ -88,6 +93,8 @@ static inline int rti_mutex_owner(const void *m)
     return __atomic_load_n(&((const pthread_mutex_t *)m)->__data.__owner, __ATOMIC_RELAXED);
 }
 RT_HIDDEN void rti_note_lock_wait(uintptr_t obj, enum rt_lock_type type, unsigned flags, uintptr_t pc);
+/* A lock call failed in a forked child that has strays: rt_on_lock_refused. */
+RT_HIDDEN void rti_lock_refused(uintptr_t obj, uintptr_t pc);
 RT_HIDDEN void rti_note_lock_wait_over(void);
 
 /* Releasing the most recent lock calls nothing either. */

@@ -23,7 +23,15 @@ RTI_EXPORT int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t 
         return 0;
     rti_before_init((uintptr_t)m, 0, RTI_CALLER());
     int r = rti_real.mutex_init(m, attr); /* the type is read from the initialized object */
-    return rti_after_init(r, (uintptr_t)m, mutex_type(m), RTI_CALLER());
+    rti_after_init(r, (uintptr_t)m, mutex_type(m), RTI_CALLER());
+    int pshared;
+    struct rt_lock *l;
+    /* A robust mutex's object says process-shared either way: its attribute knows. */
+    if (unlikely(r == 0 && (m->__data.__kind & rti_fastlock.robust_kind)) &&
+        pthread_mutexattr_getpshared(attr, &pshared) == 0 && pshared == PTHREAD_PROCESS_PRIVATE &&
+        (l = rt_locktab_find((uintptr_t)m)) != NULL)
+        l->traits &= (uint8_t)~RT_TRAIT_PSHARED;
+    return r;
 }
 
 RTI_EXPORT int pthread_mutex_destroy(pthread_mutex_t *m)

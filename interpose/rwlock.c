@@ -2,13 +2,14 @@
 #include "fastlock.h"
 #include "lockwrap.h"
 
-/* glibc's PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP: a waiting writer
- * blocks new readers, so a reader must not re-enter. */
+/* glibc's PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP (a waiting writer
+ * blocks new readers, so a reader must not re-enter) and process sharing:
+ * every writer stores all of the object's traits, so racing ones agree. */
 static inline struct rt_lock *note_kind(struct rt_lock *l, const pthread_rwlock_t *rw)
 {
-    uint8_t wp = __atomic_load_n(&rw->__data.__flags, __ATOMIC_RELAXED) == PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP;
-    if (l && unlikely(l->writer_preferring != wp))
-        l->writer_preferring = wp;
+    uint8_t traits = rti_rwlock_traits(rw);
+    if (l && unlikely(l->traits != traits))
+        l->traits = traits;
     return l;
 }
 

@@ -2,7 +2,8 @@
 CHECK_TARGETS += cli-check
 .PHONY: cli-check
 cli-check: $(BUILD)/bin/rtdd $(BUILD)/lib/librtdd.so $(PROG_DIR)/alf_same_thread $(PROG_DIR)/hang_pipe_holder \
-           $(PROG_DIR)/rcu_unbalanced-rtdd
+           $(PROG_DIR)/rcu_unbalanced-rtdd \
+           $(PROG_DIR)/clean_fork_exec_held
 	@$(RECORD) cli/rtdd tests/cli/cli.sh $(BUILD)/bin/rtdd $(BUILD)
 
 # Every kind and option is documented (docs/kinds/, report-format.md, options.md).

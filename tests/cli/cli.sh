@@ -114,6 +114,19 @@ else
     echo "cannot build daemonish"; cat "$work/cc.err"; fail=1
 fi
 
+# A child that execs without touching a lock another thread holds has
+# nothing to say: no report, and no log file of its own (40 children).
+forks="$build/tests/programs/clean_fork_exec_held"
+if [ -x "$forks" ]; then
+    rm -rf "$work/logs"; mkdir -p "$work/logs"
+    "$rtdd" run --log-path="$work/logs/r.%p.log" --print-summary=0 -- "$forks" >"$work/out" 2>"$work/err"
+    st=$?; n=$(ls "$work/logs" | wc -l)
+    [ $st = 0 ] && [ "$n" = 0 ] \
+        || { echo "fork+exec with a held lock: exit $st, $n log files, expected 0 and none"; ls "$work/logs" | head -5; fail=1; }
+else
+    echo "fork+exec: $forks is not built"; fail=1
+fi
+
 # rtdd dump: a lock dump of a hung program, written to its log.
 check dump-bad-pid 2 "'abc' is not a process id" -- "$rtdd" dump abc
 check dump-not-rtdd 2 'does not run under rtdd' -- "$rtdd" dump $$

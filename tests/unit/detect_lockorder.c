@@ -201,7 +201,7 @@ END_TEST
 START_TEST(writer_preferring_rwlock_read_cycle_is_a_deadlock)
 {
     struct rt_lock *l = rt_lock_lookup(t0, (uintptr_t)R, RT_LOCK_RWLOCK, PC(9));
-    l->writer_preferring = 1;
+    l->traits = RT_TRAIT_WRITER_PREFERRING;
     lock_as(t0, R, RT_LOCK_RWLOCK, RT_ACQ_READ); lock(M); unlock(M); unlock(R);
     lock(M); lock_as(t0, R, RT_LOCK_RWLOCK, RT_ACQ_READ); unlock(R); unlock(M);
     ck_assert_uint_eq(inversions(), 1);
