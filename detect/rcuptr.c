@@ -7,7 +7,7 @@
  * spin lock guards the tables; reports are built after it is released
  * (they symbolize, walk the thread registry and may take the loader lock,
  * which a thread inside free() may hold). */
-#include "rcuptr.h"
+#include "rcuptr_internal.h"
 #include "engine.h"
 #include "kinds.h"
 #include "lockdesc.h"
@@ -19,27 +19,11 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 
-#define PTR_LOCKS 4      /* locks remembered per access (the innermost) */
 #define PTR_WRITERS 3    /* distinct writer threads remembered per pointer */
 #define BUCKET_BITS 12
 #define BUCKETS (1u << BUCKET_BITS)
 #define MAX_LOCATIONS 65536
 #define MAX_HITS 8
-
-struct lockset {
-    uint8_t n;
-    struct { uint64_t id; uintptr_t addr; } lock[PTR_LOCKS];
-};
-
-struct access {
-    int tid;
-    uint8_t op;        /* enum rt_rcu_update (writes) */
-    uint64_t clock;    /* rt_rcuptr_clock when it happened */
-    rt_stack_id stack;
-    struct lockset locks;
-};
-
-enum { REPORTED_DEREF = 1, REPORTED_UPDATE = 2 };
 
 struct location {
     struct location *by_slot, *by_value;
@@ -188,182 +172,13 @@ static void fill_access(struct access *a, struct rt_thread *t, int write_only, u
     lockset_of(t, write_only, &a->locks);
 }
 
-/* ---- reports (built with the table unlocked) ---------------------------- */
-
-struct tid_search { int tid, found; };
-static void match_tid(struct rt_thread *t, void *arg)
-{
-    struct tid_search *s = arg;
-    s->found |= t->tid == s->tid;
-}
-
-/* Threads that have exited race with nobody any more. */
-static int thread_alive(int tid)
-{
-    struct tid_search s = { tid, 0 };
-    rt_thread_for_each(match_tid, &s);
-    return s.found;
-}
-
-static void pointer_name(uintptr_t slot, char *out, size_t cap)
-{
-    char name[160];
-    rt_lock_name(NULL, slot, name, sizeof name);
-    struct rt_buf b;
-    rt_buf_init(&b, out, cap);
-    if (name[0] == '[')
-        rt_buf_printf(&b, "the RCU pointer at %s", name);
-    else
-        rt_buf_printf(&b, "the RCU pointer %s [0x%lx]", name, (unsigned long)slot);
-}
-
-static void describe_locks(const struct lockset *s, char *out, size_t cap)
-{
-    struct rt_buf b;
-    rt_buf_init(&b, out, cap);
-    if (!s->n) {
-        rt_buf_puts(&b, "holding no lock");
-        return;
-    }
-    rt_buf_puts(&b, "holding ");
-    for (unsigned i = 0; i < s->n; i++) {
-        char name[160];
-        rt_lock_name(rt_lock_find(s->lock[i].addr), s->lock[i].addr, name, sizeof name);
-        rt_buf_printf(&b, "%s%s", i ? ", " : "", name);
-    }
-}
-
-static const char *op_name(uint8_t op)
-{
-    return op == RT_RCU_XCHG ? "rcu_xchg_pointer()" : op == RT_RCU_CMPXCHG ? "rcu_cmpxchg_pointer()"
-                                                                           : "rcu_assign_pointer()";
-}
-
-static void report_key(struct rt_report *r, enum rt_kind kind, uintptr_t slot)
-{
-    rt_report_key(r, rt_hash64(slot ^ (uint64_t)kind << 48));
-}
-
-static void mark_reported(uintptr_t slot, uint8_t bit)
+void rt_rcuptr_mark_reported(uintptr_t slot, uint8_t bit)
 {
     rt_spin_lock(&table_lock);
     struct location *loc = find_slot(slot);
     if (loc)
         loc->reported |= bit;
     rt_spin_unlock(&table_lock);
-}
-
-static const char *form_text(enum rt_rcu_deref_form form)
-{
-    switch (form) {
-    case RT_DEREF_CHECK_FAILED: return "calls rcu_dereference_check() whose condition is false, outside any read-side critical section,";
-    case RT_DEREF_PROTECTED_FAILED: return "calls rcu_dereference_protected() whose condition is false";
-    default: return "calls rcu_dereference() outside any read-side critical section";
-    }
-}
-
-/* t: the dereferencing thread, when it is the caller; else deref, a
- * dereference remembered earlier. writer: the update that makes it unsafe
- * (NULL for a condition that failed). */
-static void report_deref(struct rt_thread *t, const struct access *deref, uintptr_t slot,
-                         enum rt_rcu_deref_form form, const struct access *writer)
-{
-    char comm[32], wcomm[32], name[200], locks[400];
-    int tid = t ? t->tid : deref->tid;
-    rt_thread_comm(tid, comm, sizeof comm);
-    struct rt_report *r = rt_report_begin(RT_KIND_RCU_UNPROTECTED_DEREFERENCE, tid);
-    if (!r)
-        return;
-    rt_report_headline(r, "WARNING: suspicious RCU usage");
-    pointer_name(slot, name, sizeof name);
-    rt_report_stack(r, t ? rt_rcu_stack_here() : deref->stack, "%s/%d %s, on %s, at:", comm, tid,
-                    form_text(form), name);
-    if (writer) {
-        rt_thread_comm(writer->tid, wcomm, sizeof wcomm);
-        describe_locks(&writer->locks, locks, sizeof locks);
-        rt_report_stack(r, writer->stack, "while %s/%d updates it with %s %s, at:", wcomm, writer->tid,
-                        op_name(writer->op), locks);
-        rt_report_text(r, "Once the updater waits for a grace period and frees the old object, this thread may "
-                          "still be using it: neither a read-side critical section nor a lock of the updater's "
-                          "protects it.");
-    } else {
-        rt_report_text(r, "The condition given with the dereference says what protects the pointer here, and it "
-                          "does not hold.");
-    }
-    if (t) {
-        rt_report_held_locks(r, t, comm);
-    } else {
-        describe_locks(&deref->locks, locks, sizeof locks);
-        rt_report_text(r, "%s/%d was %s.", comm, tid, locks);
-    }
-    rt_report_text(r, "Hint: dereference inside rcu_read_lock()/rcu_read_unlock(), or hold the updaters' lock "
-                      "(and say so with rcu_dereference_protected(p, lockdep_is_held(&lock))).");
-    report_key(r, RT_KIND_RCU_UNPROTECTED_DEREFERENCE, slot);
-    rt_report_finish(r);
-    mark_reported(slot, REPORTED_DEREF);
-}
-
-static void report_update(struct rt_thread *t, uintptr_t slot, const struct access *now, const struct access *other)
-{
-    char comm[32], ocomm[32], name[200], locks[400];
-    rt_thread_comm(t->tid, comm, sizeof comm);
-    rt_thread_comm(other->tid, ocomm, sizeof ocomm);
-    struct rt_report *r = rt_report_begin(RT_KIND_RCU_UNLOCKED_UPDATE, t->tid);
-    if (!r)
-        return;
-    rt_report_headline(r, "WARNING: RCU pointer updated by concurrent updaters with no lock in common");
-    pointer_name(slot, name, sizeof name);
-    describe_locks(&now->locks, locks, sizeof locks);
-    rt_report_stack(r, rt_rcu_stack_here(), "%s/%d updates %s with %s %s, at:", comm, t->tid, name,
-                    op_name(now->op), locks);
-    describe_locks(&other->locks, locks, sizeof locks);
-    rt_report_stack(r, other->stack, "%s/%d updated it with %s %s, at:", ocomm, other->tid, op_name(other->op),
-                    locks);
-    rt_report_text(r, "Two updates that do not exclude each other can interleave: both read the same old object, "
-                      "one new object is lost (and leaks), the old one is retired twice (a double free).");
-    rt_report_text(r, "Hint: serialize the updaters with one lock, or use rcu_xchg_pointer()/rcu_cmpxchg_pointer() "
-                      "in every updater.");
-    report_key(r, RT_KIND_RCU_UNLOCKED_UPDATE, slot);
-    rt_report_finish(r);
-    mark_reported(slot, REPORTED_UPDATE);
-}
-
-/* What a freed-while-published report needs, copied out of the table. */
-struct dangling {
-    uintptr_t slot, value, start, end;
-    int freed_tid;
-    rt_stack_id freed_stack;
-    struct access publish;
-};
-
-/* when: NULL at the free itself; else what shows the pointer still held
- * the freed memory afterwards, with the stack of that event (0: none). */
-static void report_freed(const struct dangling *d, const char *when, rt_stack_id when_stack)
-{
-    char comm[32], pcomm[32], name[200];
-    rt_thread_comm(d->freed_tid, comm, sizeof comm);
-    struct rt_report *r = rt_report_begin(RT_KIND_RCU_FREED_WHILE_PUBLISHED, d->freed_tid);
-    if (!r)
-        return;
-    rt_report_headline(r, "BUG: %s/%d, freeing [0x%lx-0x%lx] still published in an RCU pointer!", comm,
-                       d->freed_tid, (unsigned long)d->start, (unsigned long)d->end);
-    rt_report_stack(r, d->freed_stack, "free() by %s/%d at:", comm, d->freed_tid);
-    pointer_name(d->slot, name, sizeof name);
-    rt_thread_comm(d->publish.tid, pcomm, sizeof pcomm);
-    if (d->value == d->start)
-        rt_report_text(r, "%s still holds it: every later reader gets freed memory.", name);
-    else
-        rt_report_text(r, "%s still holds 0x%lx, inside it (+0x%lx): every later reader gets freed memory.", name,
-                       (unsigned long)d->value, (unsigned long)(d->value - d->start));
-    if (d->publish.tid)
-        rt_report_stack(r, d->publish.stack, "published there by %s/%d with %s at:", pcomm, d->publish.tid,
-                        op_name(d->publish.op));
-    if (when)
-        when_stack ? rt_report_stack(r, when_stack, "%s", when) : rt_report_text(r, "%s", when);
-    rt_report_text(r, "Hint: unpublish it first (rcu_assign_pointer() of its successor or NULL), then free it "
-                      "after a grace period (synchronize_rcu() or call_rcu()).");
-    report_key(r, RT_KIND_RCU_FREED_WHILE_PUBLISHED, d->slot ^ d->value);
-    rt_report_finish(r);
 }
 
 /* Copies a dangling location out and marks it reported (the caller holds
@@ -469,11 +284,11 @@ void rt_rcuptr_write(struct rt_thread *t, const void *slotp, const void *old, co
     rt_spin_unlock(&table_lock);
 
     if (was_dangling)
-        report_freed(&d, "and it was still published until replaced here, at:", rt_rcu_stack_here());
-    if (conflict && thread_alive(other.tid))
-        report_update(t, slot, &now, &other);
-    if (unprotected && thread_alive(deref.tid))
-        report_deref(NULL, &deref, slot, RT_DEREF_PLAIN, &now);
+        rt_rcuptr_report_freed(&d, "and it was still published until replaced here, at:", rt_rcu_stack_here());
+    if (conflict && rt_rcuptr_thread_alive(other.tid))
+        rt_rcuptr_report_update(t, slot, &now, &other);
+    if (unprotected && rt_rcuptr_thread_alive(deref.tid))
+        rt_rcuptr_report_deref(NULL, &deref, slot, RT_DEREF_PLAIN, &now);
 }
 
 void rt_rcuptr_deref_outside(struct rt_thread *t, const void *slotp, const void *valuep, enum rt_rcu_deref_form form,
@@ -492,7 +307,7 @@ void rt_rcuptr_deref_outside(struct rt_thread *t, const void *slotp, const void 
         int reported = loc && (loc->reported & REPORTED_DEREF);
         rt_spin_unlock(&table_lock);
         if (!reported)
-            report_deref(t, NULL, slot, form, NULL);
+            rt_rcuptr_report_deref(t, NULL, slot, form, NULL);
         return;
     }
     /* QSBR readers are inside a read-side section whenever they are online,
@@ -530,9 +345,9 @@ void rt_rcuptr_deref_outside(struct rt_thread *t, const void *slotp, const void 
     rt_spin_unlock(&table_lock);
 
     if (dangling)
-        report_freed(&d, "and this thread reads it afterwards with rcu_dereference(), at:", rt_rcu_stack_here());
-    if (unprotected && thread_alive(other.tid))
-        report_deref(t, NULL, slot, RT_DEREF_PLAIN, &other);
+        rt_rcuptr_report_freed(&d, "and this thread reads it afterwards with rcu_dereference(), at:", rt_rcu_stack_here());
+    if (unprotected && rt_rcuptr_thread_alive(other.tid))
+        rt_rcuptr_report_deref(t, NULL, slot, RT_DEREF_PLAIN, &other);
 }
 
 void rt_rcuptr_deref_inside(const void *slotp, const void *valuep)
@@ -550,7 +365,7 @@ void rt_rcuptr_deref_inside(const void *slotp, const void *valuep)
     }
     rt_spin_unlock(&table_lock);
     if (dangling)
-        report_freed(&d, "and a reader obtains it afterwards with rcu_dereference(), at:", rt_rcu_stack_here());
+        rt_rcuptr_report_freed(&d, "and a reader obtains it afterwards with rcu_dereference(), at:", rt_rcu_stack_here());
 }
 
 struct reader_search { int self, found; };
@@ -682,7 +497,7 @@ void rt_rcuptr_on_free(struct rt_thread *t, uintptr_t start, size_t len, uintptr
         }
         rt_spin_unlock(&table_lock);
         if (take)
-            report_freed(&d, NULL, 0);
+            rt_rcuptr_report_freed(&d, NULL, 0);
     }
 }
 
@@ -706,7 +521,7 @@ void rt_rcuptr_at_exit(void)
         if (!take)
             return;
         if (still_holds(d.slot, d.value))
-            report_freed(&d, "and it still holds it as the program exits.", 0);
+            rt_rcuptr_report_freed(&d, "and it still holds it as the program exits.", 0);
     }
 }
 
