@@ -8,6 +8,7 @@
  * (they symbolize, walk the thread registry and may take the loader lock,
  * which a thread inside free() may hold). */
 #include "rcuptr_internal.h"
+#include "rcuhb.h"
 #include "engine.h"
 #include "kinds.h"
 #include "lockdesc.h"
@@ -203,8 +204,9 @@ static void take_dangling(struct location *loc, struct dangling *d)
 /* ---- events ------------------------------------------------------------- */
 
 /* A write that another thread's earlier write can interleave with: not in
- * the pointer's first writer's phase alone, not made before t existed, and
- * without a lock in common (two atomic read-modify-writes exclude each other). */
+ * the pointer's first writer's phase alone, not made before t existed, not
+ * ordered before t by a post, signal or exit (rcuhb.h), and without a lock
+ * in common (two atomic read-modify-writes exclude each other). */
 static const struct access *conflicting_write(const struct location *loc, const struct rt_thread *t,
                                               const struct access *now)
 {
@@ -214,6 +216,8 @@ static const struct access *conflicting_write(const struct location *loc, const 
         const struct access *w = &loc->writes[i];
         if (!w->tid || w->tid == t->tid || w->clock <= t->rcuptr_birth || w->clock < loc->shared_clock)
             continue;
+        if (rt_rcuhb_ordered(t, w->tid, w->clock))
+            continue; /* a post, signal or exit of w's thread after it reached t before now */
         if (now->op != RT_RCU_ASSIGN && w->op != RT_RCU_ASSIGN)
             continue;
         if (!have_common_lock(&now->locks, &w->locks))
@@ -272,7 +276,8 @@ void rt_rcuptr_write(struct rt_thread *t, const void *slotp, const void *old, co
     }
     /* A dereference outside any section that this write now makes unsafe. */
     if (loc->pending.tid && loc->pending.tid != t->tid) {
-        if (!have_common_lock(&loc->pending.locks, &now.locks) && !(loc->reported & REPORTED_DEREF)) {
+        if (!have_common_lock(&loc->pending.locks, &now.locks) && !(loc->reported & REPORTED_DEREF) &&
+            loc->pending.clock > t->rcuptr_birth && !rt_rcuhb_ordered(t, loc->pending.tid, loc->pending.clock)) {
             deref = loc->pending;
             unprotected = 1;
         }
@@ -334,7 +339,8 @@ void rt_rcuptr_deref_outside(struct rt_thread *t, const void *slotp, const void 
     if (!(loc->reported & REPORTED_DEREF)) {
         for (unsigned i = 0; i < PTR_WRITERS && !unprotected; i++) {
             const struct access *w = &loc->writes[i];
-            if (w->tid && w->tid != t->tid && w->clock > t->rcuptr_birth && !have_common_lock(&now.locks, &w->locks)) {
+            if (w->tid && w->tid != t->tid && w->clock > t->rcuptr_birth && !have_common_lock(&now.locks, &w->locks) &&
+                !rt_rcuhb_ordered(t, w->tid, w->clock)) {
                 other = *w;
                 unprotected = 1;
             }
@@ -528,4 +534,5 @@ void rt_rcuptr_at_exit(void)
 void rt_rcuptr_after_fork(void)
 {
     rt_spin_reinit(&table_lock);
+    rt_rcuhb_after_fork();
 }

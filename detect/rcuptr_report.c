@@ -60,7 +60,6 @@ static void report_key(struct rt_report *r, enum rt_kind kind, uintptr_t slot)
     rt_report_key(r, rt_hash64(slot ^ (uint64_t)kind << 48));
 }
 
-
 static const char *form_text(enum rt_rcu_deref_form form)
 {
     switch (form) {
@@ -70,19 +69,53 @@ static const char *form_text(enum rt_rcu_deref_form form)
     }
 }
 
+/* Dereference sites already reported (lossy beyond SITES_KEPT; the report
+ * key still folds repeats): one report per site, not per pointer, so that
+ * a loop over many objects is one finding. */
+#define SITES_KEPT 64
+static _Atomic rt_stack_id sites_reported[SITES_KEPT];
+static _Atomic unsigned sites_next;
+
+static int site_reported(rt_stack_id site)
+{
+    for (unsigned i = 0; i < SITES_KEPT; i++)
+        if (__atomic_load_n(&sites_reported[i], __ATOMIC_RELAXED) == site)
+            return 1;
+    return 0;
+}
+
+/* What to write instead depends on the RCU: liburcu has no
+ * rcu_dereference_protected(); its updaters load with a plain load. */
+static void deref_hint(struct rt_report *r)
+{
+    int liburcu = 0;
+    for (int f = RT_RCU_MEMB; f < RT_RCU_FLAVORS; f++)
+        liburcu |= rt_rcu_flavor_seen((enum rt_rcu_flavor)f);
+    if (liburcu && !rt_rcu_flavor_seen(RT_RCU_RTDD))
+        rt_report_text(r, "Hint: dereference inside rcu_read_lock()/rcu_read_unlock(), or hold the updaters' lock; "
+                          "liburcu has no rcu_dereference_protected(): where the lock (or the object being "
+                          "unreachable) protects it, load the pointer plainly (CMM_LOAD_SHARED(p)).");
+    else
+        rt_report_text(r, "Hint: dereference inside rcu_read_lock()/rcu_read_unlock(), or hold the updaters' lock "
+                          "(and say so with rcu_dereference_protected(p, lockdep_is_held(&lock))).");
+}
+
 void rt_rcuptr_report_deref(struct rt_thread *t, const struct access *deref, uintptr_t slot,
-                         enum rt_rcu_deref_form form, const struct access *writer)
+                            enum rt_rcu_deref_form form, const struct access *writer)
 {
     char comm[32], wcomm[32], name[200], locks[400];
     int tid = t ? t->tid : deref->tid;
+    rt_stack_id site = t ? rt_rcu_stack_here() : deref->stack;
+    rt_rcuptr_mark_reported(slot, REPORTED_DEREF);
+    if (site && site_reported(site))
+        return;
     rt_thread_comm(tid, comm, sizeof comm);
     struct rt_report *r = rt_report_begin(RT_KIND_RCU_UNPROTECTED_DEREFERENCE, tid);
     if (!r)
         return;
     rt_report_headline(r, "WARNING: suspicious RCU usage");
     pointer_name(slot, name, sizeof name);
-    rt_report_stack(r, t ? rt_rcu_stack_here() : deref->stack, "%s/%d %s, on %s, at:", comm, tid,
-                    form_text(form), name);
+    rt_report_stack(r, site, "%s/%d %s, on %s, at:", comm, tid, form_text(form), name);
     if (writer) {
         rt_thread_comm(writer->tid, wcomm, sizeof wcomm);
         describe_locks(&writer->locks, locks, sizeof locks);
@@ -91,6 +124,9 @@ void rt_rcuptr_report_deref(struct rt_thread *t, const struct access *deref, uin
         rt_report_text(r, "Once the updater waits for a grace period and frees the old object, this thread may "
                           "still be using it: neither a read-side critical section nor a lock of the updater's "
                           "protects it.");
+    } else if (form == RT_DEREF_PLAIN) {
+        rt_report_text(r, "rcu_deref_rule=lockdep: a dereference outside any read-side critical section by a "
+                          "thread that holds no lock is reported at once, as the kernel's PROVE_RCU does.");
     } else {
         rt_report_text(r, "The condition given with the dereference says what protects the pointer here, and it "
                           "does not hold.");
@@ -101,11 +137,15 @@ void rt_rcuptr_report_deref(struct rt_thread *t, const struct access *deref, uin
         describe_locks(&deref->locks, locks, sizeof locks);
         rt_report_text(r, "%s/%d was %s.", comm, tid, locks);
     }
-    rt_report_text(r, "Hint: dereference inside rcu_read_lock()/rcu_read_unlock(), or hold the updaters' lock "
-                      "(and say so with rcu_dereference_protected(p, lockdep_is_held(&lock))).");
-    report_key(r, RT_KIND_RCU_UNPROTECTED_DEREFERENCE, slot);
+    deref_hint(r);
+    if (site) {
+        rt_report_key(r, rt_hash64((uint64_t)site ^ (uint64_t)RT_KIND_RCU_UNPROTECTED_DEREFERENCE << 48));
+        __atomic_store_n(&sites_reported[__atomic_fetch_add(&sites_next, 1, __ATOMIC_RELAXED) % SITES_KEPT], site,
+                         __ATOMIC_RELAXED);
+    } else {
+        report_key(r, RT_KIND_RCU_UNPROTECTED_DEREFERENCE, slot);
+    }
     rt_report_finish(r);
-    rt_rcuptr_mark_reported(slot, REPORTED_DEREF);
 }
 
 void rt_rcuptr_report_update(struct rt_thread *t, uintptr_t slot, const struct access *now, const struct access *other)
