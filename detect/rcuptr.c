@@ -9,6 +9,7 @@
  * which a thread inside free() may hold). */
 #include "rcuptr_internal.h"
 #include "rcuhb.h"
+#include "rcuretired.h"
 #include "engine.h"
 #include "kinds.h"
 #include "lockdesc.h"
@@ -35,6 +36,7 @@ struct location {
     /* Set when the object it holds was freed: who freed what, and where. */
     uint8_t dangling, reported;
     uint8_t readers_at_free;    /* other threads that read RCU sections were alive at the free */
+    uint8_t reused;             /* the freed address was published again: a load of it by value is not of the freed object */
     int freed_tid;
     uintptr_t freed_start, freed_end;
     rt_stack_id freed_stack;
@@ -67,7 +69,9 @@ static struct location *find_slot(uintptr_t slot)
     return NULL;
 }
 
-/* A location holding value; one still holding live memory first. */
+/* A location holding value; one still holding live memory first. One
+ * whose freed address was published again is not found by its value: the
+ * value now names the new object. */
 static struct location *find_value(uintptr_t value)
 {
     struct location *dangling = NULL;
@@ -75,9 +79,38 @@ static struct location *find_value(uintptr_t value)
         if (l->value == value) {
             if (!l->dangling)
                 return l;
-            dangling = l;
+            if (!l->reused)
+                dangling = l;
         }
     return dangling;
+}
+
+/* Is a live (not dangling) location holding a value in (lo, hi]? */
+static int live_value_between(uintptr_t lo, uintptr_t hi)
+{
+    for (uintptr_t line = lo >> RT_LINE_SHIFT; line <= hi >> RT_LINE_SHIFT; line++)
+        for (struct location *l = value_chain[bucket_of(line << RT_LINE_SHIFT)]; l; l = l->by_value)
+            if (l->value > lo && l->value <= hi && !l->dangling)
+                return 1;
+    return 0;
+}
+
+/* Does the cell at slot lie inside a retired object (rcuretired.h)? The
+ * nearest retired start below it owns it unless a published object
+ * begins in between. */
+static int in_retired_object(uintptr_t slot)
+{
+    uintptr_t obj = rt_rcuretired_below(slot);
+    return obj && !live_value_between(obj, slot);
+}
+
+/* fresh is published: a dangling pointer that holds freed memory at that
+ * address holds the new object's address, not a way to the freed one. */
+static void note_reused(uintptr_t fresh)
+{
+    for (struct location *l = value_chain[bucket_of(fresh)]; l; l = l->by_value)
+        if (l->dangling == 1 && fresh >= l->freed_start && fresh < l->freed_end)
+            l->reused = 1;
 }
 
 static void unlink_value(struct location *loc)
@@ -201,6 +234,21 @@ static void take_dangling(struct location *loc, struct dangling *d)
     loc->dangling = 2; /* reported */
 }
 
+/* Does the object at obj hold a pointer to target in its first bytes?
+ * It was just published, so its first page is there; the object may end
+ * sooner (what follows is read, never trusted: a false match only keeps
+ * an object from counting as retired). */
+__attribute__((no_sanitize("address", "undefined"))) static int points_to(uintptr_t obj, uintptr_t target)
+{
+    if (!obj || obj % sizeof(uintptr_t))
+        return 0;
+    uintptr_t end = obj + RT_RETIRED_REACH / 2, page_end = (obj | 4095) + 1;
+    for (uintptr_t a = obj; a < end && a < page_end; a += sizeof(uintptr_t))
+        if (*(volatile const uintptr_t *)a == target)
+            return 1;
+    return 0;
+}
+
 /* ---- events ------------------------------------------------------------- */
 
 /* A write that another thread's earlier write can interleave with: not in
@@ -277,7 +325,7 @@ void rt_rcuptr_write(struct rt_thread *t, const void *slotp, const void *old, co
     /* A dereference outside any section that this write now makes unsafe. */
     if (loc->pending.tid && loc->pending.tid != t->tid) {
         if (!have_common_lock(&loc->pending.locks, &now.locks) && !(loc->reported & REPORTED_DEREF) &&
-            loc->pending.clock > t->rcuptr_birth && !rt_rcuhb_ordered(t, loc->pending.tid, loc->pending.clock)) {
+            !rt_rcuhb_ordered(t, loc->pending.tid, loc->pending.clock)) {
             deref = loc->pending;
             unprotected = 1;
         }
@@ -285,8 +333,18 @@ void rt_rcuptr_write(struct rt_thread *t, const void *slotp, const void *old, co
     }
     remember_write(loc, &now);
     loc->dangling = 0;
+    loc->reused = 0;
     set_value(loc, (uintptr_t)fresh);
+    if (fresh)
+        note_reused((uintptr_t)fresh);
+    int retire = old && old != fresh && !live_value_between((uintptr_t)old - 1, (uintptr_t)old);
     rt_spin_unlock(&table_lock);
+    if (fresh)
+        rt_rcuretired_remove((uintptr_t)fresh);
+    /* The replaced object is retired unless a pointer still holds it: a
+     * tracked one, or the new object itself (an insertion before it). */
+    if (retire && !points_to((uintptr_t)fresh, (uintptr_t)old))
+        rt_rcuretired_add((uintptr_t)old);
 
     if (was_dangling)
         rt_rcuptr_report_freed(&d, "and it was still published until replaced here, at:", rt_rcu_stack_here());
@@ -446,6 +504,7 @@ void rt_rcuptr_on_free(struct rt_thread *t, uintptr_t start, size_t len, uintptr
     int every_bucket = last - first >= BUCKETS;
     uintptr_t hits[MAX_HITS], held[MAX_HITS];
     unsigned nhits = 0;
+    rt_rcuretired_freed(start, len);
     rt_spin_lock(&table_lock);
     /* Pointers inside the block end with it, whatever they hold. */
     for (uintptr_t line = first; line <= last; line++) {
@@ -465,7 +524,11 @@ void rt_rcuptr_on_free(struct rt_thread *t, uintptr_t start, size_t len, uintptr
         for (struct location *loc = value_chain[b]; loc; loc = loc->by_value) {
             if (loc->value < start || loc->value >= end || loc->dangling)
                 continue;
+            /* A cell of an object already unpublished publishes nothing. */
+            if (in_retired_object(loc->slot))
+                continue;
             loc->dangling = 1;
+            loc->reused = 0;
             loc->freed_tid = t->tid;
             loc->freed_start = start;
             loc->freed_end = end;
@@ -535,4 +598,5 @@ void rt_rcuptr_after_fork(void)
 {
     rt_spin_reinit(&table_lock);
     rt_rcuhb_after_fork();
+    rt_rcuretired_after_fork();
 }
