@@ -50,6 +50,7 @@ uint8_t rt_rcuptr_filter[RT_FILTER_LINES + RT_FILTER_PAD];
 _Atomic unsigned rt_rcuptr_tracked;
 _Atomic unsigned rt_rcuptr_dangling;
 _Atomic unsigned rt_rcu_qsbr_registered;
+_Atomic int rt_rcuptr_urcu_api;
 
 static struct location *slot_chain[BUCKETS], *value_chain[BUCKETS];
 static unsigned nlocations;
@@ -373,6 +374,8 @@ void rt_rcuptr_deref_outside(struct rt_thread *t, const void *slotp, const void 
             rt_rcuptr_report_deref(t, NULL, slot, form, NULL);
         return;
     }
+    if (!slot && !__atomic_load_n(&rt_rcuptr_urcu_api, __ATOMIC_RELAXED))
+        __atomic_store_n(&rt_rcuptr_urcu_api, 1, __ATOMIC_RELAXED); /* reports' hints say what liburcu has */
     /* QSBR readers are inside a read-side section whenever they are online,
      * with no call that says so. */
     if (rt_rcu_flavor_seen(RT_RCU_QSBR) || __atomic_load_n(&rt_rcu_qsbr_registered, __ATOMIC_RELAXED))

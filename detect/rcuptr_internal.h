@@ -32,6 +32,8 @@ struct dangling {
     struct access publish;
 };
 
+/* liburcu's rcu_dereference() (the value alone, no slot) was seen. */
+extern _Atomic int rt_rcuptr_urcu_api;
 /* Threads that have exited race with nobody any more. */
 int rt_rcuptr_thread_alive(int tid);
 /* Sets a REPORTED_* bit on the pointer at slot (takes the table lock). */

@@ -88,7 +88,7 @@ static int site_reported(rt_stack_id site)
  * rcu_dereference_protected(); its updaters load with a plain load. */
 static void deref_hint(struct rt_report *r)
 {
-    int liburcu = 0;
+    int liburcu = __atomic_load_n(&rt_rcuptr_urcu_api, __ATOMIC_RELAXED);
     for (int f = RT_RCU_MEMB; f < RT_RCU_FLAVORS; f++)
         liburcu |= rt_rcu_flavor_seen((enum rt_rcu_flavor)f);
     if (liburcu && !rt_rcu_flavor_seen(RT_RCU_RTDD))
