@@ -384,12 +384,16 @@ void rt_rcuptr_deref_outside(struct rt_thread *t, const void *slotp, const void 
     int unprotected = 0, dangling = 0;
     struct dangling d;
     fill_access(&now, t, 0, 0, __atomic_load_n(&rt_rcuptr_clock, __ATOMIC_RELAXED), pc);
+    /* The kernel's PROVE_RCU rule: no section and no lock is enough. */
+    int lockdep = rt_opt.rcu_deref_rule == RT_DEREF_LOCKDEP && now.locks.n == 0;
     rt_spin_lock(&table_lock);
     struct location *loc = slot ? find_slot(slot) : value ? find_value(value) : NULL;
     if (!loc && slot && value)
         loc = add_slot(slot); /* value unknown until a write: only the dereference is kept */
     if (!loc) {
         rt_spin_unlock(&table_lock);
+        if (lockdep)
+            rt_rcuptr_report_deref(t, NULL, slot, RT_DEREF_PLAIN, NULL);
         return;
     }
     slot = loc->slot;
@@ -397,6 +401,7 @@ void rt_rcuptr_deref_outside(struct rt_thread *t, const void *slotp, const void 
         take_dangling(loc, &d);
         dangling = 1;
     }
+    uint8_t loc_reported = loc->reported;
     if (!(loc->reported & REPORTED_DEREF)) {
         for (unsigned i = 0; i < PTR_WRITERS && !unprotected; i++) {
             const struct access *w = &loc->writes[i];
@@ -415,6 +420,8 @@ void rt_rcuptr_deref_outside(struct rt_thread *t, const void *slotp, const void 
         rt_rcuptr_report_freed(&d, "and this thread reads it afterwards with rcu_dereference(), at:", rt_rcu_stack_here());
     if (unprotected && rt_rcuptr_thread_alive(other.tid))
         rt_rcuptr_report_deref(t, NULL, slot, RT_DEREF_PLAIN, &other);
+    else if (lockdep && !(loc_reported & REPORTED_DEREF))
+        rt_rcuptr_report_deref(t, NULL, slot, RT_DEREF_PLAIN, NULL);
 }
 
 void rt_rcuptr_deref_inside(const void *slotp, const void *valuep)

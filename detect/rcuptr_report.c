@@ -24,9 +24,13 @@ int rt_rcuptr_thread_alive(int tid)
 static void pointer_name(uintptr_t slot, char *out, size_t cap)
 {
     char name[160];
-    rt_lock_name(NULL, slot, name, sizeof name);
     struct rt_buf b;
     rt_buf_init(&b, out, cap);
+    if (!slot) { /* liburcu's rcu_dereference() passes the value alone */
+        rt_buf_puts(&b, "an RCU pointer");
+        return;
+    }
+    rt_lock_name(NULL, slot, name, sizeof name);
     if (name[0] == '[')
         rt_buf_printf(&b, "the RCU pointer at %s", name);
     else
