@@ -464,6 +464,21 @@ START_TEST(a_node_kept_by_its_replacement_is_not_retired)
 }
 END_TEST
 
+/* A published value need not be memory (a sentinel): replacing an object
+ * by it reads nothing that is not there. */
+START_TEST(a_sentinel_replacement_is_not_read)
+{
+    char *obj = calloc(1, 64);
+    void *q = NULL;
+    write_ptr(t0, &q, obj, NULL, RT_RCU_ASSIGN);
+    write_ptr(t0, &q, (void *)0x1000, NULL, RT_RCU_ASSIGN);
+    write_ptr(t0, &q, obj, NULL, RT_RCU_ASSIGN);
+    write_ptr(t0, &q, NULL, NULL, RT_RCU_ASSIGN);
+    ck_assert_uint_eq(count(RT_KIND_RCU_FREED_WHILE_PUBLISHED), 0);
+    free(obj);
+}
+END_TEST
+
 /* A freed address published again: liburcu's loads (the value alone) of
  * it are loads of the new object, not of the freed one. */
 START_TEST(a_reused_address_is_not_the_freed_object)
@@ -517,6 +532,7 @@ Suite *rcuptr_suite(void)
     tcase_add_test(tc, a_retired_copy_does_not_publish);
     tcase_add_test(tc, a_node_kept_by_its_replacement_is_not_retired);
     tcase_add_test(tc, a_reused_address_is_not_the_freed_object);
+    tcase_add_test(tc, a_sentinel_replacement_is_not_read);
     suite_add_tcase(s, tc);
     return s;
 }
