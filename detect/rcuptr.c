@@ -1,4 +1,5 @@
-/* RCU pointers as locations: see rcuptr.h for the three checks.
+/* RCU pointers as locations: see rcuptr.h for the three checks (reports:
+ * rcuptr_report.c; orderings: rcuhb.c; retired objects: rcuretired.c).
  *
  * A location is found by its own address (the slot) or by what it holds
  * (liburcu's rcu_dereference passes the value alone), so each sits in two
@@ -11,11 +12,8 @@
 #include "rcuhb.h"
 #include "rcuretired.h"
 #include "engine.h"
-#include "kinds.h"
-#include "lockdesc.h"
 #include "modules.h"
 #include "rcucheck_internal.h"
-#include "report.h"
 #include "raw_syscall.h"
 #include "rt_alloc.h"
 #include <sys/syscall.h>
