@@ -13,6 +13,7 @@
 #include "condwait.h"
 #include "engine.h"
 #include "lockdesc.h"
+#include "rcuhb.h"
 #include "report.h"
 #include "rt_alloc.h"
 #include "runtime.h"
@@ -240,12 +241,16 @@ void rt_on_event_wait_begin(struct rt_thread *t, struct rt_lock *obj, uintptr_t 
 
 void rt_on_event_wait_end(struct rt_thread *t)
 {
-    if (__atomic_load_n(&t->event_waiting, __ATOMIC_RELAXED))
+    struct rt_lock *obj = __atomic_load_n(&t->event_waiting, __ATOMIC_RELAXED);
+    if (obj) {
+        rt_rcuhb_acquire(t, __atomic_load_n(&obj->addr, __ATOMIC_RELAXED));
         __atomic_store_n(&t->event_waiting, NULL, __ATOMIC_RELEASE);
+    }
 }
 
 void rt_on_event_signal(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type, uintptr_t pc)
 {
+    rt_rcuhb_release(t, addr);
     rt_held_name(t);
     struct rt_lock *obj = rt_lock_lookup(t, addr, type, pc);
     if (!obj || !rt_opt.detect_deadlocks)

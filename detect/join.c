@@ -3,6 +3,7 @@
  * "A holds M and joins B" while "B waits for M" is a deadlock the watchdog
  * reports, not a silent hang. */
 #include "engine.h"
+#include "rcuhb.h"
 #include "watchdog.h"
 
 /* The watchdog finds the joined thread by its handle when it looks: it may
@@ -22,6 +23,8 @@ void rt_on_join_begin(struct rt_thread *t, uintptr_t handle, int timed, uintptr_
 
 void rt_on_join_end(struct rt_thread *t)
 {
-    if (__atomic_load_n(&t->joining, __ATOMIC_RELAXED))
+    uintptr_t joined = __atomic_load_n(&t->joining, __ATOMIC_RELAXED);
+    rt_rcuhb_acquire(t, joined); /* what the joined thread released at its exit */
+    if (joined)
         __atomic_store_n(&t->joining, 0, __ATOMIC_RELEASE);
 }

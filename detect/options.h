@@ -30,6 +30,7 @@ enum { RT_FORMAT_TEXT = 0, RT_FORMAT_JSON = 1 };
 enum { RT_CLASSES_AUTO = 0, RT_CLASSES_INSTANCE = 1, RT_CLASSES_SITE = 2 };
 enum { RT_RULE_FEASIBLE = 0, RT_RULE_LOCKDEP = 1 };
 enum { RT_HANG_INFO = 0, RT_HANG_WARNING = 1 };
+enum { RT_DEREF_UPDATERS = 0, RT_DEREF_LOCKDEP = 1 };
 
 void rt_options_defaults(struct rt_options *o);
 /* "k=v:k=v" (',' also separates). On error returns -1 and writes a message

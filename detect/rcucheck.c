@@ -1,4 +1,5 @@
 #include "rcucheck.h"
+#include "rcuhb.h"
 #include "rcucheck_internal.h"
 #include "engine.h"
 #include "lockdesc.h"
@@ -456,7 +457,10 @@ void rt_rcu_dereference(struct rt_thread *t, const void *slot, const void *value
     if (!value)
         return;
     if (!rt_rcu_section_of(t, &s)) {
-        rt_rcuptr_deref_outside(t, slot, value, RT_DEREF_PLAIN, pc);
+        /* A callback reclaims what call_rcu retired: unreachable by then,
+         * its pointers (and what they hold) are the callback's alone. */
+        if (!t->rcu.in_callback)
+            rt_rcuptr_deref_outside(t, slot, value, RT_DEREF_PLAIN, pc);
         return;
     }
     rt_rcuptr_deref_inside(slot, value);
@@ -630,6 +634,7 @@ void rt_rcu_on_free(struct rt_thread *t, uintptr_t start, size_t len, uintptr_t 
 void rt_rcu_on_thread_exit(struct rt_thread *t)
 {
     struct rt_rcu_section sec;
+    rt_rcuhb_release(t, t->handle); /* for its joiner */
     if (!rt_rcu_section_of(t, &sec))
         return;
     rt_rcu_report_simple(t, RT_KIND_RCU_EXIT_IN_READER,

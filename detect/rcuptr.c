@@ -1,4 +1,5 @@
-/* RCU pointers as locations: see rcuptr.h for the three checks.
+/* RCU pointers as locations: see rcuptr.h for the three checks (reports:
+ * rcuptr_report.c; orderings: rcuhb.c; retired objects: rcuretired.c).
  *
  * A location is found by its own address (the slot) or by what it holds
  * (liburcu's rcu_dereference passes the value alone), so each sits in two
@@ -7,39 +8,22 @@
  * spin lock guards the tables; reports are built after it is released
  * (they symbolize, walk the thread registry and may take the loader lock,
  * which a thread inside free() may hold). */
-#include "rcuptr.h"
+#include "rcuptr_internal.h"
+#include "rcuhb.h"
+#include "rcuretired.h"
 #include "engine.h"
-#include "kinds.h"
-#include "lockdesc.h"
 #include "modules.h"
 #include "rcucheck_internal.h"
-#include "report.h"
 #include "raw_syscall.h"
 #include "rt_alloc.h"
 #include <sys/syscall.h>
 #include <sys/uio.h>
 
-#define PTR_LOCKS 4      /* locks remembered per access (the innermost) */
 #define PTR_WRITERS 3    /* distinct writer threads remembered per pointer */
 #define BUCKET_BITS 12
 #define BUCKETS (1u << BUCKET_BITS)
 #define MAX_LOCATIONS 65536
 #define MAX_HITS 8
-
-struct lockset {
-    uint8_t n;
-    struct { uint64_t id; uintptr_t addr; } lock[PTR_LOCKS];
-};
-
-struct access {
-    int tid;
-    uint8_t op;        /* enum rt_rcu_update (writes) */
-    uint64_t clock;    /* rt_rcuptr_clock when it happened */
-    rt_stack_id stack;
-    struct lockset locks;
-};
-
-enum { REPORTED_DEREF = 1, REPORTED_UPDATE = 2 };
 
 struct location {
     struct location *by_slot, *by_value;
@@ -50,6 +34,7 @@ struct location {
     /* Set when the object it holds was freed: who freed what, and where. */
     uint8_t dangling, reported;
     uint8_t readers_at_free;    /* other threads that read RCU sections were alive at the free */
+    uint8_t reused;             /* the freed address was published again: a load of it by value is not of the freed object */
     int freed_tid;
     uintptr_t freed_start, freed_end;
     rt_stack_id freed_stack;
@@ -63,6 +48,7 @@ uint8_t rt_rcuptr_filter[RT_FILTER_LINES + RT_FILTER_PAD];
 _Atomic unsigned rt_rcuptr_tracked;
 _Atomic unsigned rt_rcuptr_dangling;
 _Atomic unsigned rt_rcu_qsbr_registered;
+_Atomic int rt_rcuptr_urcu_api;
 
 static struct location *slot_chain[BUCKETS], *value_chain[BUCKETS];
 static unsigned nlocations;
@@ -82,7 +68,9 @@ static struct location *find_slot(uintptr_t slot)
     return NULL;
 }
 
-/* A location holding value; one still holding live memory first. */
+/* A location holding value; one still holding live memory first. One
+ * whose freed address was published again is not found by its value: the
+ * value now names the new object. */
 static struct location *find_value(uintptr_t value)
 {
     struct location *dangling = NULL;
@@ -90,9 +78,38 @@ static struct location *find_value(uintptr_t value)
         if (l->value == value) {
             if (!l->dangling)
                 return l;
-            dangling = l;
+            if (!l->reused)
+                dangling = l;
         }
     return dangling;
+}
+
+/* Is a live (not dangling) location holding a value in (lo, hi]? */
+static int live_value_between(uintptr_t lo, uintptr_t hi)
+{
+    for (uintptr_t line = lo >> RT_LINE_SHIFT; line <= hi >> RT_LINE_SHIFT; line++)
+        for (struct location *l = value_chain[bucket_of(line << RT_LINE_SHIFT)]; l; l = l->by_value)
+            if (l->value > lo && l->value <= hi && !l->dangling)
+                return 1;
+    return 0;
+}
+
+/* Does the cell at slot lie inside a retired object (rcuretired.h)? The
+ * nearest retired start below it owns it unless a published object
+ * begins in between. */
+static int in_retired_object(uintptr_t slot)
+{
+    uintptr_t obj = rt_rcuretired_below(slot);
+    return obj && !live_value_between(obj, slot);
+}
+
+/* fresh is published: a dangling pointer that holds freed memory at that
+ * address holds the new object's address, not a way to the freed one. */
+static void note_reused(uintptr_t fresh)
+{
+    for (struct location *l = value_chain[bucket_of(fresh)]; l; l = l->by_value)
+        if (l->dangling == 1 && fresh >= l->freed_start && fresh < l->freed_end)
+            l->reused = 1;
 }
 
 static void unlink_value(struct location *loc)
@@ -188,182 +205,13 @@ static void fill_access(struct access *a, struct rt_thread *t, int write_only, u
     lockset_of(t, write_only, &a->locks);
 }
 
-/* ---- reports (built with the table unlocked) ---------------------------- */
-
-struct tid_search { int tid, found; };
-static void match_tid(struct rt_thread *t, void *arg)
-{
-    struct tid_search *s = arg;
-    s->found |= t->tid == s->tid;
-}
-
-/* Threads that have exited race with nobody any more. */
-static int thread_alive(int tid)
-{
-    struct tid_search s = { tid, 0 };
-    rt_thread_for_each(match_tid, &s);
-    return s.found;
-}
-
-static void pointer_name(uintptr_t slot, char *out, size_t cap)
-{
-    char name[160];
-    rt_lock_name(NULL, slot, name, sizeof name);
-    struct rt_buf b;
-    rt_buf_init(&b, out, cap);
-    if (name[0] == '[')
-        rt_buf_printf(&b, "the RCU pointer at %s", name);
-    else
-        rt_buf_printf(&b, "the RCU pointer %s [0x%lx]", name, (unsigned long)slot);
-}
-
-static void describe_locks(const struct lockset *s, char *out, size_t cap)
-{
-    struct rt_buf b;
-    rt_buf_init(&b, out, cap);
-    if (!s->n) {
-        rt_buf_puts(&b, "holding no lock");
-        return;
-    }
-    rt_buf_puts(&b, "holding ");
-    for (unsigned i = 0; i < s->n; i++) {
-        char name[160];
-        rt_lock_name(rt_lock_find(s->lock[i].addr), s->lock[i].addr, name, sizeof name);
-        rt_buf_printf(&b, "%s%s", i ? ", " : "", name);
-    }
-}
-
-static const char *op_name(uint8_t op)
-{
-    return op == RT_RCU_XCHG ? "rcu_xchg_pointer()" : op == RT_RCU_CMPXCHG ? "rcu_cmpxchg_pointer()"
-                                                                           : "rcu_assign_pointer()";
-}
-
-static void report_key(struct rt_report *r, enum rt_kind kind, uintptr_t slot)
-{
-    rt_report_key(r, rt_hash64(slot ^ (uint64_t)kind << 48));
-}
-
-static void mark_reported(uintptr_t slot, uint8_t bit)
+void rt_rcuptr_mark_reported(uintptr_t slot, uint8_t bit)
 {
     rt_spin_lock(&table_lock);
     struct location *loc = find_slot(slot);
     if (loc)
         loc->reported |= bit;
     rt_spin_unlock(&table_lock);
-}
-
-static const char *form_text(enum rt_rcu_deref_form form)
-{
-    switch (form) {
-    case RT_DEREF_CHECK_FAILED: return "calls rcu_dereference_check() whose condition is false, outside any read-side critical section,";
-    case RT_DEREF_PROTECTED_FAILED: return "calls rcu_dereference_protected() whose condition is false";
-    default: return "calls rcu_dereference() outside any read-side critical section";
-    }
-}
-
-/* t: the dereferencing thread, when it is the caller; else deref, a
- * dereference remembered earlier. writer: the update that makes it unsafe
- * (NULL for a condition that failed). */
-static void report_deref(struct rt_thread *t, const struct access *deref, uintptr_t slot,
-                         enum rt_rcu_deref_form form, const struct access *writer)
-{
-    char comm[32], wcomm[32], name[200], locks[400];
-    int tid = t ? t->tid : deref->tid;
-    rt_thread_comm(tid, comm, sizeof comm);
-    struct rt_report *r = rt_report_begin(RT_KIND_RCU_UNPROTECTED_DEREFERENCE, tid);
-    if (!r)
-        return;
-    rt_report_headline(r, "WARNING: suspicious RCU usage");
-    pointer_name(slot, name, sizeof name);
-    rt_report_stack(r, t ? rt_rcu_stack_here() : deref->stack, "%s/%d %s, on %s, at:", comm, tid,
-                    form_text(form), name);
-    if (writer) {
-        rt_thread_comm(writer->tid, wcomm, sizeof wcomm);
-        describe_locks(&writer->locks, locks, sizeof locks);
-        rt_report_stack(r, writer->stack, "while %s/%d updates it with %s %s, at:", wcomm, writer->tid,
-                        op_name(writer->op), locks);
-        rt_report_text(r, "Once the updater waits for a grace period and frees the old object, this thread may "
-                          "still be using it: neither a read-side critical section nor a lock of the updater's "
-                          "protects it.");
-    } else {
-        rt_report_text(r, "The condition given with the dereference says what protects the pointer here, and it "
-                          "does not hold.");
-    }
-    if (t) {
-        rt_report_held_locks(r, t, comm);
-    } else {
-        describe_locks(&deref->locks, locks, sizeof locks);
-        rt_report_text(r, "%s/%d was %s.", comm, tid, locks);
-    }
-    rt_report_text(r, "Hint: dereference inside rcu_read_lock()/rcu_read_unlock(), or hold the updaters' lock "
-                      "(and say so with rcu_dereference_protected(p, lockdep_is_held(&lock))).");
-    report_key(r, RT_KIND_RCU_UNPROTECTED_DEREFERENCE, slot);
-    rt_report_finish(r);
-    mark_reported(slot, REPORTED_DEREF);
-}
-
-static void report_update(struct rt_thread *t, uintptr_t slot, const struct access *now, const struct access *other)
-{
-    char comm[32], ocomm[32], name[200], locks[400];
-    rt_thread_comm(t->tid, comm, sizeof comm);
-    rt_thread_comm(other->tid, ocomm, sizeof ocomm);
-    struct rt_report *r = rt_report_begin(RT_KIND_RCU_UNLOCKED_UPDATE, t->tid);
-    if (!r)
-        return;
-    rt_report_headline(r, "WARNING: RCU pointer updated by concurrent updaters with no lock in common");
-    pointer_name(slot, name, sizeof name);
-    describe_locks(&now->locks, locks, sizeof locks);
-    rt_report_stack(r, rt_rcu_stack_here(), "%s/%d updates %s with %s %s, at:", comm, t->tid, name,
-                    op_name(now->op), locks);
-    describe_locks(&other->locks, locks, sizeof locks);
-    rt_report_stack(r, other->stack, "%s/%d updated it with %s %s, at:", ocomm, other->tid, op_name(other->op),
-                    locks);
-    rt_report_text(r, "Two updates that do not exclude each other can interleave: both read the same old object, "
-                      "one new object is lost (and leaks), the old one is retired twice (a double free).");
-    rt_report_text(r, "Hint: serialize the updaters with one lock, or use rcu_xchg_pointer()/rcu_cmpxchg_pointer() "
-                      "in every updater.");
-    report_key(r, RT_KIND_RCU_UNLOCKED_UPDATE, slot);
-    rt_report_finish(r);
-    mark_reported(slot, REPORTED_UPDATE);
-}
-
-/* What a freed-while-published report needs, copied out of the table. */
-struct dangling {
-    uintptr_t slot, value, start, end;
-    int freed_tid;
-    rt_stack_id freed_stack;
-    struct access publish;
-};
-
-/* when: NULL at the free itself; else what shows the pointer still held
- * the freed memory afterwards, with the stack of that event (0: none). */
-static void report_freed(const struct dangling *d, const char *when, rt_stack_id when_stack)
-{
-    char comm[32], pcomm[32], name[200];
-    rt_thread_comm(d->freed_tid, comm, sizeof comm);
-    struct rt_report *r = rt_report_begin(RT_KIND_RCU_FREED_WHILE_PUBLISHED, d->freed_tid);
-    if (!r)
-        return;
-    rt_report_headline(r, "BUG: %s/%d, freeing [0x%lx-0x%lx] still published in an RCU pointer!", comm,
-                       d->freed_tid, (unsigned long)d->start, (unsigned long)d->end);
-    rt_report_stack(r, d->freed_stack, "free() by %s/%d at:", comm, d->freed_tid);
-    pointer_name(d->slot, name, sizeof name);
-    rt_thread_comm(d->publish.tid, pcomm, sizeof pcomm);
-    if (d->value == d->start)
-        rt_report_text(r, "%s still holds it: every later reader gets freed memory.", name);
-    else
-        rt_report_text(r, "%s still holds 0x%lx, inside it (+0x%lx): every later reader gets freed memory.", name,
-                       (unsigned long)d->value, (unsigned long)(d->value - d->start));
-    if (d->publish.tid)
-        rt_report_stack(r, d->publish.stack, "published there by %s/%d with %s at:", pcomm, d->publish.tid,
-                        op_name(d->publish.op));
-    if (when)
-        when_stack ? rt_report_stack(r, when_stack, "%s", when) : rt_report_text(r, "%s", when);
-    rt_report_text(r, "Hint: unpublish it first (rcu_assign_pointer() of its successor or NULL), then free it "
-                      "after a grace period (synchronize_rcu() or call_rcu()).");
-    report_key(r, RT_KIND_RCU_FREED_WHILE_PUBLISHED, d->slot ^ d->value);
-    rt_report_finish(r);
 }
 
 /* Copies a dangling location out and marks it reported (the caller holds
@@ -385,11 +233,33 @@ static void take_dangling(struct location *loc, struct dangling *d)
     loc->dangling = 2; /* reported */
 }
 
+/* Does the object at obj hold a pointer to target in its first bytes
+ * (those in its first page)? Read without faulting: a published value
+ * need not be memory at all (a sentinel, a tagged word). A read refused
+ * (a seccomp filter) finds nothing: the object counts as retired, which
+ * can hide a dangling pointer inside it, never make a report. */
+static int points_to(uintptr_t obj, uintptr_t target)
+{
+    uintptr_t words[RT_RETIRED_REACH / 2 / sizeof(uintptr_t)];
+    if (!obj || obj % sizeof(uintptr_t))
+        return 0;
+    size_t len = sizeof words, room = ((obj | 4095) + 1) - obj;
+    len = len < room ? len : room;
+    struct iovec local = { words, len }, remote = { (void *)obj, len };
+    long pid = rt_raw_syscall6(SYS_getpid, 0, 0, 0, 0, 0, 0);
+    long n = rt_raw_syscall6(SYS_process_vm_readv, pid, (long)&local, 1, (long)&remote, 1, 0);
+    for (long k = 0; k < n / (long)sizeof(uintptr_t); k++)
+        if (words[k] == target)
+            return 1;
+    return 0;
+}
+
 /* ---- events ------------------------------------------------------------- */
 
 /* A write that another thread's earlier write can interleave with: not in
- * the pointer's first writer's phase alone, not made before t existed, and
- * without a lock in common (two atomic read-modify-writes exclude each other). */
+ * the pointer's first writer's phase alone, not made before t existed, not
+ * ordered before t by a post, signal or exit (rcuhb.h), and without a lock
+ * in common (two atomic read-modify-writes exclude each other). */
 static const struct access *conflicting_write(const struct location *loc, const struct rt_thread *t,
                                               const struct access *now)
 {
@@ -399,6 +269,8 @@ static const struct access *conflicting_write(const struct location *loc, const 
         const struct access *w = &loc->writes[i];
         if (!w->tid || w->tid == t->tid || w->clock <= t->rcuptr_birth || w->clock < loc->shared_clock)
             continue;
+        if (rt_rcuhb_ordered(t, w->tid, w->clock))
+            continue; /* a post, signal or exit of w's thread after it reached t before now */
         if (now->op != RT_RCU_ASSIGN && w->op != RT_RCU_ASSIGN)
             continue;
         if (!have_common_lock(&now->locks, &w->locks))
@@ -457,7 +329,8 @@ void rt_rcuptr_write(struct rt_thread *t, const void *slotp, const void *old, co
     }
     /* A dereference outside any section that this write now makes unsafe. */
     if (loc->pending.tid && loc->pending.tid != t->tid) {
-        if (!have_common_lock(&loc->pending.locks, &now.locks) && !(loc->reported & REPORTED_DEREF)) {
+        if (!have_common_lock(&loc->pending.locks, &now.locks) && !(loc->reported & REPORTED_DEREF) &&
+            !rt_rcuhb_ordered(t, loc->pending.tid, loc->pending.clock)) {
             deref = loc->pending;
             unprotected = 1;
         }
@@ -465,15 +338,25 @@ void rt_rcuptr_write(struct rt_thread *t, const void *slotp, const void *old, co
     }
     remember_write(loc, &now);
     loc->dangling = 0;
+    loc->reused = 0;
     set_value(loc, (uintptr_t)fresh);
+    if (fresh)
+        note_reused((uintptr_t)fresh);
+    int retire = old && old != fresh && !live_value_between((uintptr_t)old - 1, (uintptr_t)old);
     rt_spin_unlock(&table_lock);
+    if (fresh)
+        rt_rcuretired_remove((uintptr_t)fresh);
+    /* The replaced object is retired unless a pointer still holds it: a
+     * tracked one, or the new object itself (an insertion before it). */
+    if (retire && !points_to((uintptr_t)fresh, (uintptr_t)old))
+        rt_rcuretired_add((uintptr_t)old);
 
     if (was_dangling)
-        report_freed(&d, "and it was still published until replaced here, at:", rt_rcu_stack_here());
-    if (conflict && thread_alive(other.tid))
-        report_update(t, slot, &now, &other);
-    if (unprotected && thread_alive(deref.tid))
-        report_deref(NULL, &deref, slot, RT_DEREF_PLAIN, &now);
+        rt_rcuptr_report_freed(&d, "and it was still published until replaced here, at:", rt_rcu_stack_here());
+    if (conflict && rt_rcuptr_thread_alive(other.tid))
+        rt_rcuptr_report_update(t, slot, &now, &other);
+    if (unprotected && rt_rcuptr_thread_alive(deref.tid))
+        rt_rcuptr_report_deref(NULL, &deref, slot, RT_DEREF_PLAIN, &now);
 }
 
 void rt_rcuptr_deref_outside(struct rt_thread *t, const void *slotp, const void *valuep, enum rt_rcu_deref_form form,
@@ -492,9 +375,11 @@ void rt_rcuptr_deref_outside(struct rt_thread *t, const void *slotp, const void 
         int reported = loc && (loc->reported & REPORTED_DEREF);
         rt_spin_unlock(&table_lock);
         if (!reported)
-            report_deref(t, NULL, slot, form, NULL);
+            rt_rcuptr_report_deref(t, NULL, slot, form, NULL);
         return;
     }
+    if (!slot && !__atomic_load_n(&rt_rcuptr_urcu_api, __ATOMIC_RELAXED))
+        __atomic_store_n(&rt_rcuptr_urcu_api, 1, __ATOMIC_RELAXED); /* reports' hints say what liburcu has */
     /* QSBR readers are inside a read-side section whenever they are online,
      * with no call that says so. */
     if (rt_rcu_flavor_seen(RT_RCU_QSBR) || __atomic_load_n(&rt_rcu_qsbr_registered, __ATOMIC_RELAXED))
@@ -503,12 +388,16 @@ void rt_rcuptr_deref_outside(struct rt_thread *t, const void *slotp, const void 
     int unprotected = 0, dangling = 0;
     struct dangling d;
     fill_access(&now, t, 0, 0, __atomic_load_n(&rt_rcuptr_clock, __ATOMIC_RELAXED), pc);
+    /* The kernel's PROVE_RCU rule: no section and no lock is enough. */
+    int lockdep = rt_opt.rcu_deref_rule == RT_DEREF_LOCKDEP && now.locks.n == 0;
     rt_spin_lock(&table_lock);
     struct location *loc = slot ? find_slot(slot) : value ? find_value(value) : NULL;
     if (!loc && slot && value)
         loc = add_slot(slot); /* value unknown until a write: only the dereference is kept */
     if (!loc) {
         rt_spin_unlock(&table_lock);
+        if (lockdep)
+            rt_rcuptr_report_deref(t, NULL, slot, RT_DEREF_PLAIN, NULL);
         return;
     }
     slot = loc->slot;
@@ -516,10 +405,12 @@ void rt_rcuptr_deref_outside(struct rt_thread *t, const void *slotp, const void 
         take_dangling(loc, &d);
         dangling = 1;
     }
+    uint8_t loc_reported = loc->reported;
     if (!(loc->reported & REPORTED_DEREF)) {
         for (unsigned i = 0; i < PTR_WRITERS && !unprotected; i++) {
             const struct access *w = &loc->writes[i];
-            if (w->tid && w->tid != t->tid && w->clock > t->rcuptr_birth && !have_common_lock(&now.locks, &w->locks)) {
+            if (w->tid && w->tid != t->tid && w->clock > t->rcuptr_birth && !have_common_lock(&now.locks, &w->locks) &&
+                !rt_rcuhb_ordered(t, w->tid, w->clock)) {
                 other = *w;
                 unprotected = 1;
             }
@@ -530,9 +421,11 @@ void rt_rcuptr_deref_outside(struct rt_thread *t, const void *slotp, const void 
     rt_spin_unlock(&table_lock);
 
     if (dangling)
-        report_freed(&d, "and this thread reads it afterwards with rcu_dereference(), at:", rt_rcu_stack_here());
-    if (unprotected && thread_alive(other.tid))
-        report_deref(t, NULL, slot, RT_DEREF_PLAIN, &other);
+        rt_rcuptr_report_freed(&d, "and this thread reads it afterwards with rcu_dereference(), at:", rt_rcu_stack_here());
+    if (unprotected && rt_rcuptr_thread_alive(other.tid))
+        rt_rcuptr_report_deref(t, NULL, slot, RT_DEREF_PLAIN, &other);
+    else if (lockdep && !(loc_reported & REPORTED_DEREF))
+        rt_rcuptr_report_deref(t, NULL, slot, RT_DEREF_PLAIN, NULL);
 }
 
 void rt_rcuptr_deref_inside(const void *slotp, const void *valuep)
@@ -550,7 +443,7 @@ void rt_rcuptr_deref_inside(const void *slotp, const void *valuep)
     }
     rt_spin_unlock(&table_lock);
     if (dangling)
-        report_freed(&d, "and a reader obtains it afterwards with rcu_dereference(), at:", rt_rcu_stack_here());
+        rt_rcuptr_report_freed(&d, "and a reader obtains it afterwards with rcu_dereference(), at:", rt_rcu_stack_here());
 }
 
 struct reader_search { int self, found; };
@@ -625,6 +518,7 @@ void rt_rcuptr_on_free(struct rt_thread *t, uintptr_t start, size_t len, uintptr
     int every_bucket = last - first >= BUCKETS;
     uintptr_t hits[MAX_HITS], held[MAX_HITS];
     unsigned nhits = 0;
+    rt_rcuretired_freed(start, len);
     rt_spin_lock(&table_lock);
     /* Pointers inside the block end with it, whatever they hold. */
     for (uintptr_t line = first; line <= last; line++) {
@@ -644,7 +538,11 @@ void rt_rcuptr_on_free(struct rt_thread *t, uintptr_t start, size_t len, uintptr
         for (struct location *loc = value_chain[b]; loc; loc = loc->by_value) {
             if (loc->value < start || loc->value >= end || loc->dangling)
                 continue;
+            /* A cell of an object already unpublished publishes nothing. */
+            if (in_retired_object(loc->slot))
+                continue;
             loc->dangling = 1;
+            loc->reused = 0;
             loc->freed_tid = t->tid;
             loc->freed_start = start;
             loc->freed_end = end;
@@ -682,7 +580,7 @@ void rt_rcuptr_on_free(struct rt_thread *t, uintptr_t start, size_t len, uintptr
         }
         rt_spin_unlock(&table_lock);
         if (take)
-            report_freed(&d, NULL, 0);
+            rt_rcuptr_report_freed(&d, NULL, 0);
     }
 }
 
@@ -706,11 +604,13 @@ void rt_rcuptr_at_exit(void)
         if (!take)
             return;
         if (still_holds(d.slot, d.value))
-            report_freed(&d, "and it still holds it as the program exits.", 0);
+            rt_rcuptr_report_freed(&d, "and it still holds it as the program exits.", 0);
     }
 }
 
 void rt_rcuptr_after_fork(void)
 {
     rt_spin_reinit(&table_lock);
+    rt_rcuhb_after_fork();
+    rt_rcuretired_after_fork();
 }

@@ -4,15 +4,18 @@
  * read-side section. Three checks come of it:
  *  - rcu-unprotected-dereference: rcu_dereference() outside any read-side
  *    section by a thread that holds none of the locks the pointer's other
- *    updaters hold (or rcu_dereference_check/_protected whose condition is
- *    false);
+ *    updaters hold (rcu_deref_rule=lockdep: by a thread that holds no lock),
+ *    never in a call_rcu callback, once per site (or
+ *    rcu_dereference_check/_protected whose condition is false);
  *  - rcu-unlocked-update: two threads write the pointer, at least one with a
- *    plain assignment, holding no lock in common (xchg and cmpxchg against
- *    each other are their own protection);
+ *    plain assignment, holding no lock in common and not ordered by a post,
+ *    signal or exit (rcuhb.h; xchg and cmpxchg against each other are their
+ *    own protection);
  *  - rcu-freed-while-published: memory freed while a live pointer still
  *    holds it (at once for a pointer in static storage while other threads
  *    read; for one inside a heap block, when it is next read or written, or
- *    at exit, unless its own block is freed first). */
+ *    at exit, unless its own block is freed first); a pointer inside a
+ *    retired object (rcuretired.h) holds nothing published. */
 #ifndef RTDD_RCUPTR_H
 #define RTDD_RCUPTR_H
 #include "linefilter.h"

@@ -78,6 +78,7 @@ struct rt_thread *rt_thread_new(int tid)
     t->rcuptr_birth = tid == (int)rt_raw_syscall6(SYS_getpid, 0, 0, 0, 0, 0, 0)
                           ? 0
                           : __atomic_load_n(&rt_rcuptr_clock, __ATOMIC_RELAXED);
+    __builtin_memset(&t->rcu_hb, 0, sizeof t->rcu_hb); /* a reused record knows nothing */
     t->rcu.cpu_id = rt_cpu_thread_word();
     t->held = t->held_inline;
     t->held_cap = RT_HELD_INLINE;

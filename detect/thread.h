@@ -55,10 +55,15 @@ extern struct rt_lock rt_unnamed_lock;
  * before the next section can begin. */
 #define RT_RCU_DEREFS RTDD_RCU_REC_DEREFS
 
+/* A thread's RCU update knowledge (rcuhb.c): writes of thread tid up to clock happened before. */
+#define RT_RCU_HB 6
+struct rt_rcu_hb { struct { int tid; uint64_t clock; } e[RT_RCU_HB]; };
+
 struct rt_thread {
     int tid;
     uint64_t order_salt; /* mixed into chain keys: the chain cache is per thread (lockorder.c) */
     uint64_t rcuptr_birth; /* RCU pointer writes up to this clock came before the thread (rcuptr.h) */
+    struct rt_rcu_hb rcu_hb; /* and which other threads' writes came before it since (rcuhb.h) */
     int untracked;                  /* out of memory for the held stack: stop checking */
     unsigned nheld, held_cap;
     unsigned unnamed;               /* unnamed entries pushed since the last naming */

@@ -25,6 +25,7 @@ START_TEST(defaults_match_contract)
     ck_assert_int_eq(o.deadlock_timeout_ms, 2000);
     ck_assert_int_eq(o.rcu_stall_timeout_ms, 10000);
     ck_assert_int_eq(o.lock_classes, RT_CLASSES_AUTO);
+    ck_assert_int_eq(o.rcu_deref_rule, RT_DEREF_UPDATERS);
     ck_assert_int_eq(o.stack_depth, 32);
     ck_assert_int_eq(o.symbolize, 1);
     ck_assert_int_eq(o.print_summary, 1);
@@ -39,6 +40,10 @@ START_TEST(parses_both_separators)
     ck_assert_int_eq(o.exitcode, 3);
     ck_assert_int_eq(o.halt_on_error, 1);
     ck_assert_int_eq(o.lock_classes, RT_CLASSES_SITE);
+    ck_assert_int_eq(parse("rcu_deref_rule=lockdep"), 0);
+    ck_assert_int_eq(o.rcu_deref_rule, RT_DEREF_LOCKDEP);
+    ck_assert_int_eq(parse("rcu_deref_rule=always"), -1);
+    ck_assert_ptr_nonnull(strstr(errtext, "updaters|lockdep"));
 }
 END_TEST
 
@@ -72,7 +77,7 @@ START_TEST(table_is_complete)
         ck_assert_ptr_nonnull(rt_option_find(rt_option_table[i].key, strlen(rt_option_table[i].key)));
         ck_assert_int_gt(strlen(rt_option_table[i].help), 10);
     }
-    ck_assert_uint_eq(rt_option_count, 17);
+    ck_assert_uint_eq(rt_option_count, 18);
 }
 END_TEST
 

@@ -5,6 +5,8 @@
 #include "engine.h"
 #include "rcucheck.h"
 #include "rcuptr.h"
+#include "condwait.h"
+#include "runtime.h"
 #include "report.h"
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +18,7 @@
 static char L[64], M[64];
 static struct rt_thread *t0, *t1, *t2;
 /* Pointers in static storage, each test its own. */
-static void *static_ptr[8];
+static void *static_ptr[16];
 
 static void setup(void)
 {
@@ -284,6 +286,224 @@ START_TEST(filter_follows_what_is_published)
 }
 END_TEST
 
+/* Orderings other than a lock (rcuhb.h): a semaphore's post and wait, a
+ * condition's signal and a wait that returns, an exit and its join. */
+static char sem_obj[32], cond_obj[64], cond_mutex[64];
+static void sem_post_(struct rt_thread *t) { rt_on_event_signal(t, (uintptr_t)sem_obj, RT_LOCK_SEM, PC(0x70)); }
+static void sem_wait_(struct rt_thread *t)
+{
+    rt_on_event_wait_begin(t, rt_lock_lookup(t, (uintptr_t)sem_obj, RT_LOCK_SEM, PC(0x71)), 0, 0, 0, PC(0x71));
+    rt_on_event_wait_end(t);
+}
+
+START_TEST(updates_ordered_by_a_semaphore_are_not_reported)
+{
+    char a[16] = "", b[16] = "", c[16] = "";
+    void *q = NULL;
+    write_ptr(t0, &q, a, NULL, RT_RCU_ASSIGN);
+    write_ptr(t1, &q, b, NULL, RT_RCU_ASSIGN);
+    sem_post_(t1);
+    sem_wait_(t0);
+    write_ptr(t0, &q, c, NULL, RT_RCU_ASSIGN); /* after t1's post: ordered */
+    ck_assert_uint_eq(count(RT_KIND_RCU_UNLOCKED_UPDATE), 0);
+    write_ptr(t1, &q, a, NULL, RT_RCU_ASSIGN); /* t1 waited for nothing since t0's update */
+    ck_assert_uint_eq(count(RT_KIND_RCU_UNLOCKED_UPDATE), 1);
+}
+END_TEST
+
+START_TEST(updates_ordered_by_a_condition_are_not_reported)
+{
+    char a[16] = "", b[16] = "", c[16] = "";
+    void *q = NULL;
+    write_ptr(t0, &q, a, NULL, RT_RCU_ASSIGN);
+    write_ptr(t1, &q, b, NULL, RT_RCU_ASSIGN);
+    for (int round = 0; round < 3; round++) { /* a token passed back and forth */
+        take(t0, cond_mutex);
+        rt_on_cond_wait_begin(t0, (uintptr_t)cond_obj, (uintptr_t)cond_mutex, 0, 0, 0, PC(0x72));
+        take(t1, cond_mutex);
+        rt_on_event_signal(t1, (uintptr_t)cond_obj, RT_LOCK_COND, PC(0x73));
+        drop(t1, cond_mutex);
+        rt_on_cond_wait_end(t0, (uintptr_t)cond_obj, (uintptr_t)cond_mutex, PC(0x72));
+        drop(t0, cond_mutex);
+        write_ptr(t0, &q, c, NULL, RT_RCU_ASSIGN);
+        take(t1, cond_mutex);
+        rt_on_cond_wait_begin(t1, (uintptr_t)cond_obj, (uintptr_t)cond_mutex, 0, 0, 0, PC(0x74));
+        take(t0, cond_mutex);
+        rt_on_event_signal(t0, (uintptr_t)cond_obj, RT_LOCK_COND, PC(0x75));
+        drop(t0, cond_mutex);
+        rt_on_cond_wait_end(t1, (uintptr_t)cond_obj, (uintptr_t)cond_mutex, PC(0x74));
+        drop(t1, cond_mutex);
+        write_ptr(t1, &q, b, NULL, RT_RCU_ASSIGN);
+    }
+    ck_assert_uint_eq(count(RT_KIND_RCU_UNLOCKED_UPDATE), 0);
+    /* A signal before t0's last update orders nothing after it. */
+    write_ptr(t0, &q, a, NULL, RT_RCU_ASSIGN);
+    write_ptr(t1, &q, c, NULL, RT_RCU_ASSIGN);
+    ck_assert_uint_eq(count(RT_KIND_RCU_UNLOCKED_UPDATE), 1);
+}
+END_TEST
+
+START_TEST(updates_ordered_by_a_join_are_not_reported)
+{
+    char a[16] = "", b[16] = "", c[16] = "";
+    void *q = NULL;
+    t1->handle = 0x7e57000;
+    write_ptr(t0, &q, a, NULL, RT_RCU_ASSIGN);
+    write_ptr(t1, &q, b, NULL, RT_RCU_ASSIGN);
+    write_ptr(t1, &q, c, NULL, RT_RCU_ASSIGN);
+    rt_rcu_on_thread_exit(t1); /* its exit... */
+    rt_on_join_begin(t0, t1->handle, 0, PC(0x76));
+    rt_on_join_end(t0); /* ...which t0's join waited for */
+    write_ptr(t0, &q, a, NULL, RT_RCU_ASSIGN);
+    ck_assert_uint_eq(count(RT_KIND_RCU_UNLOCKED_UPDATE), 0);
+}
+END_TEST
+
+/* A call_rcu callback reclaims an object nobody can reach: its loads are
+ * not judged. */
+START_TEST(dereference_in_a_callback_is_not_judged)
+{
+    char a[16] = "";
+    void *q = NULL;
+    write_ptr(t1, &q, a, L, RT_RCU_ASSIGN);
+    t0->rcu.in_callback = 1;
+    deref_outside(t0, &q, NULL);
+    t0->rcu.in_callback = 0;
+    ck_assert_uint_eq(count(RT_KIND_RCU_UNPROTECTED_DEREFERENCE), 0);
+    deref_outside(t0, &q, NULL);
+    ck_assert_uint_eq(count(RT_KIND_RCU_UNPROTECTED_DEREFERENCE), 1);
+}
+END_TEST
+
+/* One site, many pointers: one report. */
+START_TEST(dereferences_reported_once_per_site)
+{
+    char objs[8][16];
+    void *cells[8];
+    for (int i = 0; i < 8; i++) {
+        cells[i] = NULL;
+        write_ptr(t1, &cells[i], objs[i], L, RT_RCU_ASSIGN);
+    }
+    for (int i = 0; i < 8; i++)
+        deref_outside(t0, &cells[i], NULL);
+    ck_assert_uint_eq(count(RT_KIND_RCU_UNPROTECTED_DEREFERENCE), 1);
+    deref_outside(t0, &cells[0], NULL); /* another site */
+    ck_assert_uint_eq(count(RT_KIND_RCU_UNPROTECTED_DEREFERENCE), 1); /* that pointer was reported */
+}
+END_TEST
+
+/* rcu_deref_rule=lockdep: no section and no lock is reported at once,
+ * with no update to follow; the default rule waits for one. */
+START_TEST(lockdep_rule_reports_without_an_update)
+{
+    char a[16] = "";
+    void *q = NULL, *r = NULL;
+    write_ptr(t0, &q, a, NULL, RT_RCU_ASSIGN);
+    write_ptr(t0, &r, a, NULL, RT_RCU_ASSIGN);
+    deref_outside(t0, &q, NULL); /* the pointer's only updater */
+    ck_assert_uint_eq(count(RT_KIND_RCU_UNPROTECTED_DEREFERENCE), 0);
+    rt_opt.rcu_deref_rule = RT_DEREF_LOCKDEP;
+    deref_outside(t0, &r, M); /* a lock held: not under this rule */
+    ck_assert_uint_eq(count(RT_KIND_RCU_UNPROTECTED_DEREFERENCE), 0);
+    deref_outside(t0, &r, NULL);
+    rt_opt.rcu_deref_rule = RT_DEREF_UPDATERS;
+    ck_assert_uint_eq(count(RT_KIND_RCU_UNPROTECTED_DEREFERENCE), 1);
+    ck_assert_ptr_nonnull(strstr(test_log_read(), "rcu_deref_rule=lockdep"));
+}
+END_TEST
+
+/* A list node replaced by a copy is retired: its next pointer still holds
+ * the successor, whose free is no bug. The same pointer in a node still
+ * published is one. */
+struct node { long key; struct node *next; };
+START_TEST(a_retired_copy_does_not_publish)
+{
+    struct node *x = calloc(1, sizeof *x), *y = calloc(1, sizeof *y), *y2 = calloc(1, sizeof *y2);
+    struct node *x2 = calloc(1, sizeof *x2);
+    void **head = &static_ptr[8];
+    t1->rcu.sections = 1; /* a reader */
+    write_ptr(t0, head, x, NULL, RT_RCU_ASSIGN);
+    write_ptr(t0, (void **)&x->next, y, NULL, RT_RCU_ASSIGN);
+    *x2 = *x; /* the copy */
+    write_ptr(t0, head, x2, NULL, RT_RCU_ASSIGN); /* x retired */
+    write_ptr(t0, (void **)&x2->next, y2, NULL, RT_RCU_ASSIGN); /* y unpublished */
+    rt_rcu_on_free(t0, (uintptr_t)y, sizeof *y, PC(0x60));
+    rt_rcuptr_at_exit();
+    ck_assert_uint_eq(count(RT_KIND_RCU_FREED_WHILE_PUBLISHED), 0);
+    /* y2 freed while x2 (published) still points at it: a bug. */
+    rt_rcu_on_free(t0, (uintptr_t)y2, sizeof *y2, PC(0x61));
+    rt_rcu_read_enter(t1, RT_RCU_RTDD, PC(0x30));
+    rt_rcu_dereference(t1, &x2->next, y2, PC(0x21));
+    rt_rcu_read_exit(t1, RT_RCU_RTDD, PC(0x31));
+    ck_assert_uint_eq(count(RT_KIND_RCU_FREED_WHILE_PUBLISHED), 1);
+    free(x);
+    free(x2);
+    free(y);
+    free(y2);
+}
+END_TEST
+
+/* An insertion before a node leaves it published through the new node. */
+START_TEST(a_node_kept_by_its_replacement_is_not_retired)
+{
+    struct node *x = calloc(1, sizeof *x), *y = calloc(1, sizeof *y), *n = calloc(1, sizeof *n);
+    void **head = &static_ptr[9];
+    t1->rcu.sections = 1;
+    write_ptr(t0, head, x, NULL, RT_RCU_ASSIGN);
+    write_ptr(t0, (void **)&x->next, y, NULL, RT_RCU_ASSIGN);
+    n->next = x;
+    write_ptr(t0, head, n, NULL, RT_RCU_ASSIGN); /* x is still in the list */
+    rt_rcu_on_free(t0, (uintptr_t)y, sizeof *y, PC(0x60));
+    rt_rcu_read_enter(t1, RT_RCU_RTDD, PC(0x30));
+    rt_rcu_dereference(t1, &x->next, y, PC(0x21));
+    rt_rcu_read_exit(t1, RT_RCU_RTDD, PC(0x31));
+    ck_assert_uint_eq(count(RT_KIND_RCU_FREED_WHILE_PUBLISHED), 1);
+    free(x);
+    free(y);
+    free(n);
+}
+END_TEST
+
+/* A published value need not be memory (a sentinel): replacing an object
+ * by it reads nothing that is not there. */
+START_TEST(a_sentinel_replacement_is_not_read)
+{
+    char *obj = calloc(1, 64);
+    void *q = NULL;
+    write_ptr(t0, &q, obj, NULL, RT_RCU_ASSIGN);
+    write_ptr(t0, &q, (void *)0x1000, NULL, RT_RCU_ASSIGN);
+    write_ptr(t0, &q, obj, NULL, RT_RCU_ASSIGN);
+    write_ptr(t0, &q, NULL, NULL, RT_RCU_ASSIGN);
+    ck_assert_uint_eq(count(RT_KIND_RCU_FREED_WHILE_PUBLISHED), 0);
+    free(obj);
+}
+END_TEST
+
+/* A freed address published again: liburcu's loads (the value alone) of
+ * it are loads of the new object, not of the freed one. */
+START_TEST(a_reused_address_is_not_the_freed_object)
+{
+    void **table = calloc(4, sizeof(void *));
+    char *obj = calloc(1, 64);
+    void **other = &static_ptr[10];
+    t1->rcu.sections = 1;
+    write_ptr(t0, &table[1], obj, NULL, RT_RCU_ASSIGN);
+    rt_rcu_on_free(t0, (uintptr_t)obj, 64, PC(0x60)); /* table[1] dangles */
+    write_ptr(t0, other, obj, NULL, RT_RCU_ASSIGN);  /* the address, a new object */
+    write_ptr(t0, other, NULL, NULL, RT_RCU_ASSIGN); /* ...no longer followed there */
+    rt_rcu_read_enter(t1, RT_RCU_RTDD, PC(0x30));
+    rt_rcu_dereference(t1, NULL, obj, PC(0x22));
+    rt_rcu_read_exit(t1, RT_RCU_RTDD, PC(0x31));
+    ck_assert_uint_eq(count(RT_KIND_RCU_FREED_WHILE_PUBLISHED), 0);
+    rt_rcu_read_enter(t1, RT_RCU_RTDD, PC(0x30)); /* by its slot: still the bug */
+    rt_rcu_dereference(t1, &table[1], obj, PC(0x23));
+    rt_rcu_read_exit(t1, RT_RCU_RTDD, PC(0x31));
+    ck_assert_uint_eq(count(RT_KIND_RCU_FREED_WHILE_PUBLISHED), 1);
+    free(obj);
+    free(table);
+}
+END_TEST
+
 Suite *rcuptr_suite(void)
 {
     Suite *s = suite_create("rcuptr");
@@ -303,6 +523,16 @@ Suite *rcuptr_suite(void)
     tcase_add_test(tc, heap_pointer_freed_then_replaced);
     tcase_add_test(tc, unseen_store_is_followed);
     tcase_add_test(tc, filter_follows_what_is_published);
+    tcase_add_test(tc, updates_ordered_by_a_semaphore_are_not_reported);
+    tcase_add_test(tc, updates_ordered_by_a_condition_are_not_reported);
+    tcase_add_test(tc, updates_ordered_by_a_join_are_not_reported);
+    tcase_add_test(tc, dereference_in_a_callback_is_not_judged);
+    tcase_add_test(tc, dereferences_reported_once_per_site);
+    tcase_add_test(tc, lockdep_rule_reports_without_an_update);
+    tcase_add_test(tc, a_retired_copy_does_not_publish);
+    tcase_add_test(tc, a_node_kept_by_its_replacement_is_not_retired);
+    tcase_add_test(tc, a_reused_address_is_not_the_freed_object);
+    tcase_add_test(tc, a_sentinel_replacement_is_not_read);
     suite_add_tcase(s, tc);
     return s;
 }
