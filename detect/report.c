@@ -563,6 +563,10 @@ unsigned long rt_report_errors(void) { return __atomic_load_n(&error_count, __AT
 unsigned long rt_report_suppressed(void) { return __atomic_load_n(&suppressed_count, __ATOMIC_RELAXED); }
 
 static _Atomic int summary_written;
+/* Set in forked children and in processes exec'd below the root program. */
+static int is_descendant;
+
+void rt_report_set_descendant(void) { is_descendant = 1; }
 
 unsigned rt_report_wait_in_flight(unsigned max_ms)
 {
@@ -587,6 +591,13 @@ void rt_report_exit_summary(int pid)
     rt_buf_init(&b, text, sizeof text);
     for (int k = 0; k < RT_KIND_COUNT; k++)
         total += rt_report_count((enum rt_kind)k);
+    unsigned unwritten = __atomic_load_n(&in_flight, __ATOMIC_ACQUIRE);
+    int lost_errno;
+    unsigned long lost = rt_log_lost(&lost_errno);
+    /* A server's children and the programs it execs (a CGI request each)
+     * would otherwise leave a line, or a file, per process that found nothing. */
+    if (is_descendant && !total && !rt_report_suppressed() && !unwritten && !lost)
+        return;
     rt_buf_printf(&b, "rtdd: summary: pid %d: %lu report%s", pid, total, total == 1 ? "" : "s");
     const char *sep = " (";
     for (int k = 0; k < RT_KIND_COUNT; k++) {
@@ -599,12 +610,9 @@ void rt_report_exit_summary(int pid)
     if (total)
         rt_buf_putc(&b, ')');
     rt_buf_printf(&b, ", %lu suppressed", rt_report_suppressed());
-    unsigned unwritten = __atomic_load_n(&in_flight, __ATOMIC_ACQUIRE);
     if (unwritten)
         rt_buf_printf(&b, "; %u of the reports %s still being written when the process ended", unwritten,
                       unwritten == 1 ? "was" : "were");
-    int lost_errno;
-    unsigned long lost = rt_log_lost(&lost_errno);
     if (lost)
         rt_buf_printf(&b, "; %lu report%s could not be written anywhere (%s)", lost, lost == 1 ? "" : "s",
                       strerror(lost_errno));
@@ -627,4 +635,5 @@ void rt_report_after_fork(void)
         kind_counts[k] = 0;
     suppressed_count = error_count = 0;
     summary_written = 0;
+    is_descendant = 1;
 }

@@ -41,8 +41,11 @@ extern void (*rt_fatal_exit_hook)(int code);
 unsigned long rt_report_count(enum rt_kind kind);
 unsigned long rt_report_errors(void);
 unsigned long rt_report_suppressed(void);
-/* The one-line summary written at exit (print_summary=1). */
+/* The one-line summary written at exit (print_summary=1). A descendant
+ * process (forked, or exec'd below the program `rtdd run` started) that has
+ * nothing to say writes none: no line, no log file of its own. */
 void rt_report_exit_summary(int pid);
+void rt_report_set_descendant(void);
 /* Waits, up to max_ms, until the reports other threads have begun to
  * write (already counted) are written; returns how many are still not. */
 unsigned rt_report_wait_in_flight(unsigned max_ms);

@@ -222,6 +222,11 @@ static void setup(void)
     struct rt_buf err;
     rt_buf_init(&err, text, sizeof text);
     const char *env = secure_getenv("RTDD_OPTIONS");
+    /* `rtdd run` names the process it started: one exec'd below it is a
+     * descendant, whose clean exit stays silent (rt_report_set_descendant). */
+    const char *root = getenv("RTDD_ROOT_PID");
+    if (root && *root && strtol(root, NULL, 10) != (long)getpid())
+        rt_report_set_descendant();
     if (rt_runtime_configure(env, &err) < 0) {
         struct rt_buf msg;
         char out[2300];

@@ -221,6 +221,11 @@ int rtdd_run_main(int argc, char **argv)
      * object that holds a lock would never reach free(). As under
      * Valgrind, slices become malloc'ed blocks (unless the user said). */
     setenv("G_SLICE", "always-malloc", 0);
+    /* The program keeps this pid: the processes it forks or execs are its
+     * descendants, and those with nothing to say write no exit summary. */
+    char root[24];
+    snprintf(root, sizeof root, "%ld", (long)getpid());
+    setenv("RTDD_ROOT_PID", root, 1);
     execv(program, argv + i);
     int e = errno;
     no_sigpipe();
