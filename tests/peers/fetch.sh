@@ -18,7 +18,7 @@ apt_retry() {
     local i out
     for i in $(seq 1 60); do
         if out=$("$@" 2>&1); then printf '%s\n' "$out"; return 0; fi
-        if grep -qi 'lock' <<<"$out"; then
+        if grep -qi 'could not get lock\|unable to lock\|unable to acquire' <<<"$out"; then
             [ "$i" = 1 ] && echo "peers: apt is locked by another process; retrying for up to 10 min" >&2
             sleep 10; continue
         fi
@@ -66,17 +66,17 @@ done
 # index's hashes and downloads only what is missing or wrong.
 mkdir -p "$cache"
 ( cd "$cache" && for p in "${pkgs[@]}"; do
-      apt_retry apt-get -q source --download-only "$p" | grep -v '^Reading\|^NOTICE\|^Please use\|^git clone\|^$' || true
-  done )
+      apt_retry apt-get -q source --download-only "$p" | grep '^Get:\|^Fetched\|^Skipping\|^Need to get' || true
+  done ) || exit 1
 
+# The upstream tarball apt-get source chose (the cache may hold older ones).
+orig() { apt-get source --print-uris -qq "$1" | grep -o "'[^']*\.orig\.tar\.[a-z0-9]*'" | tr -d "'" | sed 's|.*/||' | head -1; }
+vg=$cache/$(orig valgrind); ll=$cache/$(orig llvm-toolchain-14)
+[ -f "$vg" ] && [ -f "$ll" ] || { echo "peers: no upstream tarball in $cache ($vg, $ll)" >&2; exit 1; }
 # Extract the test directories from the upstream tarballs (Debian's patches
 # do not touch these tests).
-ver() { apt-cache showsrc "$1" | awk '/^Version:/ { v = $2 } END { sub(/^[0-9]+:/, "", v); sub(/-[^-]*$/, "", v); print v }'; }
 rm -rf "$src.tmp"; mkdir -p "$src.tmp"
-vg=$cache/valgrind_$(ver valgrind).orig.tar.bz2
-ll=$cache/llvm-toolchain-14_$(ver llvm-toolchain-14).orig.tar.xz
-ls "$vg" "$ll" >/dev/null
-tar -xjf "$vg" -C "$src.tmp" --wildcards '*/helgrind/tests/*' '*/drd/tests/*' '*/include/valgrind.h*' '*/helgrind/helgrind.h' '*/drd/drd.h'
-tar -xJf "$ll" -C "$src.tmp" --wildcards '*/compiler-rt/test/tsan/*'
+tar -xaf "$vg" -C "$src.tmp" --wildcards '*/helgrind/tests/*' '*/drd/tests/*' '*/include/valgrind.h*' '*/helgrind/helgrind.h' '*/drd/drd.h'
+tar -xaf "$ll" -C "$src.tmp" --wildcards '*/compiler-rt/test/tsan/*'
 rm -rf "$src"; mv "$src.tmp" "$src"
-echo "peers: sources in $src"; ls "$src"
+echo "peers: sources in $src"
