@@ -85,6 +85,7 @@ include tests/programs/programs.mk
 include tests/cli/cli.mk
 include examples/examples.mk
 include tests/real/real.mk
+include tests/peers/peers.mk
 include bench/bench.mk
 include install.mk
 include tests/guide/guide.mk
