@@ -174,7 +174,9 @@ int rt_on_lock_release_judged(struct rt_thread *t, uintptr_t addr, uintptr_t pc,
 /* The real unlock failed (err) on memory rtdd never saw locked: bad-unlock. */
 void rt_on_unlock_rejected(struct rt_thread *t, uintptr_t addr, const char *call, int err, uintptr_t pc);
 /* call() on a lock destroyed and not initialized again: use-after-destroy. */
-void rt_on_destroyed_lock_use(struct rt_thread *t, uintptr_t addr, const char *call, uintptr_t pc);
+/* marked: the bytes are exactly glibc's mark of a destroyed mutex (kind -1,
+ * no users, lock word 0); otherwise the memory is no mutex at all. */
+void rt_on_destroyed_lock_use(struct rt_thread *t, uintptr_t addr, const char *call, int marked, uintptr_t pc);
 /* Pushes lock as acquired with the given stack and CPU, with no checks
  * (a read section recorded inline, pushed late: rcucheck.h). */
 void rt_on_lock_acquired_at(struct rt_thread *t, struct rt_lock *lock, unsigned flags, rt_stack_id stack, int cpu);

@@ -38,10 +38,23 @@ static int ever_a_lock(uintptr_t addr)
     return __atomic_load_n(&d->addr, __ATOMIC_RELAXED) == addr || rt_locktab_may_overlap(addr, 1);
 }
 
-void rt_on_destroyed_lock_use(struct rt_thread *t, uintptr_t addr, const char *call, uintptr_t pc)
+void rt_on_destroyed_lock_use(struct rt_thread *t, uintptr_t addr, const char *call, int marked, uintptr_t pc)
 {
     char comm[32], desc[512];
     (void)pc;
+    if (!marked) {
+        /* kind -1 with users or a lock word: glibc marks only an unlocked,
+         * unused mutex destroyed, so these bytes are no mutex (Helgrind's
+         * tc20 fills one with 0xff). */
+        char doing[64];
+        struct rt_buf b;
+        rt_buf_init(&b, doing, sizeof doing);
+        rt_buf_printf(&b, "%s()", call);
+        rt_report_invalid_lock(t, addr, RT_LOCK_MUTEX, doing,
+                               "its bytes are neither a live mutex nor a destroyed one (glibc's kind field holds -1, "
+                               "but its lock word or user count is not 0, which no destroyed mutex has)");
+        return;
+    }
     if (!ever_a_lock(addr)) {
         /* Bytes that read as glibc's mark of a destroyed mutex, where no
          * lock ever was: not a destroyed lock, not a lock at all. */

@@ -128,7 +128,10 @@ static inline void rti_check_destroyed_mutex(const void *m, const char *call, ui
     struct rt_thread *t;
     if (unlikely(__atomic_load_n(&((const pthread_mutex_t *)m)->__data.__kind, __ATOMIC_RELAXED) == -1) &&
         (t = rti_enter()) != NULL) {
-        rt_on_destroyed_lock_use(t, (uintptr_t)m, call, caller);
+        const pthread_mutex_t *pm = m;
+        int marked = __atomic_load_n(&pm->__data.__lock, __ATOMIC_RELAXED) == 0 &&
+                     __atomic_load_n(&pm->__data.__nusers, __ATOMIC_RELAXED) == 0;
+        rt_on_destroyed_lock_use(t, (uintptr_t)m, call, marked, caller);
         rti_leave();
     }
 }

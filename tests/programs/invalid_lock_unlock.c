@@ -1,5 +1,6 @@
 /* Unlocks of memory that never was a lock: heap bytes that read as
- * glibc's mark of a destroyed mutex (kind -1) where no lock ever was, and
+ * glibc's mark of a destroyed mutex (kind -1) but have users and a lock
+ * word no destroyed mutex has, and
  * a pointer 8 bytes into a real, initialized mutex. Each is invalid-lock
  * (TSan's "unlock of an unlocked mutex", DRD's "not a mutex"), not
  * use-after-destroy or bad-unlock; a real mutex destroyed and then locked
@@ -9,7 +10,7 @@
 // expect: invalid-lock invalid-lock use-after-destroy
 // log: WARNING: invalid lock: an object that is not a lock is used as one
 // log: as a pthread_mutex_t in pthread_mutex_unlock(), at:
-// log: no lock was ever initialized, used or destroyed at this address
+// log: its bytes are neither a live mutex nor a destroyed one
 // log: as a lock in an unlock, at:
 // log: but it is not a lock: it lies 8 bytes inside another lock object, [
 // log: WARNING: use of a destroyed lock
