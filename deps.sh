@@ -29,11 +29,18 @@ done
 log=${TMPDIR:-/tmp}/rtdd-deps.log
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "rtdd: installing the packages $what needs: $missing"
-    # shellcheck disable=SC2086
-    if ! (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing) >"$log" 2>&1; then
-        tail -5 "$log"; echo "rtdd: apt-get failed, see $log"; exit 1
-    fi
-    exit 0
+    # Another apt-get (a second make, unattended-upgrades) may hold the dpkg
+    # or lists lock: wait for it, and try again a few times.
+    wait_lock="-o DPkg::Lock::Timeout=300"
+    for try in 1 2 3; do
+        # shellcheck disable=SC2086
+        if (apt-get $wait_lock update -qq && DEBIAN_FRONTEND=noninteractive apt-get $wait_lock install -y -qq $missing) >"$log" 2>&1; then
+            exit 0
+        fi
+        grep -qi 'lock' "$log" || break
+        echo "rtdd: apt-get found its lock held (try $try of 3); waiting"; sleep 20
+    done
+    tail -5 "$log"; echo "rtdd: apt-get failed, see $log"; exit 1
 fi
 echo "rtdd: $what needs packages that are missing. Install them with:"
 echo "    sudo apt-get install $missing"

@@ -12,7 +12,8 @@ REAL_DEPS := cmd:xz:xz-utils cmd:zstd:zstd cmd:pigz:pigz cmd:pbzip2:pbzip2 cmd:l
              cmd:realpath:coreutils cmd:truncate:coreutils \
              pc:sqlite3:libsqlite3-dev pc:liburcu:liburcu-dev pc:liburcu-cds:liburcu-dev \
              cmd:gst-launch-1.0:gstreamer1.0-tools cmd:gio:libglib2.0-bin \
-             file:/usr/lib/x86_64-linux-gnu/gstreamer-1.0/libgstvideotestsrc.so:gstreamer1.0-plugins-base
+             file:/usr/lib/x86_64-linux-gnu/gstreamer-1.0/libgstvideotestsrc.so:gstreamer1.0-plugins-base \
+             cmd:apache2:apache2 cmd:ab:apache2-utils cmd:curl:curl
 
 .PHONY: check-real real-deps
 real-deps:

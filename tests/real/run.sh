@@ -63,7 +63,9 @@ setup() {
 # and must behave identically natively and under rtdd. Output that worker
 # threads print in scheduling order (xfs_repair's per-AG lines) is sorted, and
 # so are the words of liburcu's examples (its hash tables print in an order
-# that changes from run to run).
+# that changes from run to run). The Apache cases idle 45 s under rtdd (not
+# natively), longer than hang_timeout_ms, with hang_severity=warning as the
+# user guide recommends for CI (tests/real/apache.sh).
 cases() {
 cat <<EOF2
 xz	xz -T2 -1 --block-size=256KiB -c $data/in6.dat >o.xz && xz -T2 -d -c o.xz | md5sum && xz -l o.xz | tail -n +2 && md5sum o.xz
@@ -88,6 +90,9 @@ perl	perl $here/threads.pl
 gstreamer	gst-launch-1.0 -q videotestsrc num-buffers=300 ! video/x-raw,width=320,height=240 ! queue ! videoconvert ! video/x-raw,format=I420 ! queue ! filesink location=v.yuv && md5sum v.yuv && gst-launch-1.0 -q audiotestsrc num-buffers=300 ! queue ! audioconvert ! audio/x-raw,format=S16LE ! queue ! filesink location=a.pcm && md5sum a.pcm && rm -f v.yuv a.pcm
 gio	gio list -l -a standard::size /usr/share/doc/git /usr/share/doc/xz-utils | sort | md5sum && gio info -a standard::size $data/in6.dat | grep size && gio copy $data/in6.dat c.dat && md5sum c.dat && rm -f c.dat
 idle-stdin	(sleep 3; cat $data/in6.dat) | RTDD_OPTIONS="\$RTDD_OPTIONS:hang_timeout_ms=1000" pigz -p 2 -b 128 -c | pigz -d -c | md5sum && (sleep 3; cat $data/in6.dat) | RTDD_OPTIONS="\$RTDD_OPTIONS:hang_timeout_ms=1000" xz -T2 -1 --block-size=256KiB -c | md5sum
+apache-worker	RTDD_OPTIONS="\$RTDD_OPTIONS:hang_severity=warning" $here/apache.sh worker cgi 45
+apache-prefork	RTDD_OPTIONS="\$RTDD_OPTIONS:hang_severity=warning" $here/apache.sh prefork cgi 45
+apache-worker-cgid	RTDD_OPTIONS="\$RTDD_OPTIONS:hang_severity=warning" $here/apache.sh worker cgid 0
 EOF2
 }
 
