@@ -563,10 +563,22 @@ unsigned long rt_report_errors(void) { return __atomic_load_n(&error_count, __AT
 unsigned long rt_report_suppressed(void) { return __atomic_load_n(&suppressed_count, __ATOMIC_RELAXED); }
 
 static _Atomic int summary_written;
-/* Set in forked children and in processes exec'd below the root program. */
-static int is_descendant;
+/* Any other pid is a descendant: forked (or vfork'ed) from the root, or exec'd below it. */
+static int root_pid;
 
-void rt_report_set_descendant(void) { is_descendant = 1; }
+void rt_report_set_root_pid(int pid) { root_pid = pid; }
+
+/* A descendant that reported, suppressed and lost nothing has nothing to say. */
+static int nothing_to_say(int pid)
+{
+    if (pid == root_pid || __atomic_load_n(&in_flight, __ATOMIC_ACQUIRE) || rt_report_suppressed())
+        return 0;
+    for (int k = 0; k < RT_KIND_COUNT; k++)
+        if (rt_report_count((enum rt_kind)k))
+            return 0;
+    int lost_errno;
+    return rt_log_lost(&lost_errno) == 0;
+}
 
 unsigned rt_report_wait_in_flight(unsigned max_ms)
 {
@@ -582,8 +594,14 @@ unsigned rt_report_wait_in_flight(unsigned max_ms)
 
 void rt_report_exit_summary(int pid)
 {
+    /* A server's children and the programs it execs (a CGI request each)
+     * would otherwise leave a line, or a file, per process that found
+     * nothing. Judged before the once-per-process flag, which a vfork'ed
+     * child shares with its parent. */
+    if (!rt_opt.print_summary || nothing_to_say(pid))
+        return;
     /* Once per process: halt_on_error, exit() and _exit() may all get here. */
-    if (!rt_opt.print_summary || __atomic_exchange_n(&summary_written, 1, __ATOMIC_ACQ_REL))
+    if (__atomic_exchange_n(&summary_written, 1, __ATOMIC_ACQ_REL))
         return;
     char text[1024];
     struct rt_buf b;
@@ -594,10 +612,6 @@ void rt_report_exit_summary(int pid)
     unsigned unwritten = __atomic_load_n(&in_flight, __ATOMIC_ACQUIRE);
     int lost_errno;
     unsigned long lost = rt_log_lost(&lost_errno);
-    /* A server's children and the programs it execs (a CGI request each)
-     * would otherwise leave a line, or a file, per process that found nothing. */
-    if (is_descendant && !total && !rt_report_suppressed() && !unwritten && !lost)
-        return;
     rt_buf_printf(&b, "rtdd: summary: pid %d: %lu report%s", pid, total, total == 1 ? "" : "s");
     const char *sep = " (";
     for (int k = 0; k < RT_KIND_COUNT; k++) {
@@ -635,5 +649,4 @@ void rt_report_after_fork(void)
         kind_counts[k] = 0;
     suppressed_count = error_count = 0;
     summary_written = 0;
-    is_descendant = 1;
 }

@@ -45,7 +45,9 @@ unsigned long rt_report_suppressed(void);
  * process (forked, or exec'd below the program `rtdd run` started) that has
  * nothing to say writes none: no line, no log file of its own. */
 void rt_report_exit_summary(int pid);
-void rt_report_set_descendant(void);
+/* The root process's pid: `rtdd run`'s program, else the one the runtime
+ * started in (a forked copy, vfork'ed or not, has another pid). */
+void rt_report_set_root_pid(int pid);
 /* Waits, up to max_ms, until the reports other threads have begun to
  * write (already counted) are written; returns how many are still not. */
 unsigned rt_report_wait_in_flight(unsigned max_ms);

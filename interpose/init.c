@@ -225,8 +225,7 @@ static void setup(void)
     /* `rtdd run` names the process it started: one exec'd below it is a
      * descendant, whose clean exit stays silent (rt_report_set_descendant). */
     const char *root = getenv("RTDD_ROOT_PID");
-    if (root && *root && strtol(root, NULL, 10) != (long)getpid())
-        rt_report_set_descendant();
+    rt_report_set_root_pid(root && *root ? (int)strtol(root, NULL, 10) : (int)getpid());
     if (rt_runtime_configure(env, &err) < 0) {
         struct rt_buf msg;
         char out[2300];
@@ -294,6 +293,11 @@ RTI_EXPORT void _exit(int status)
         rt_report_exit_summary(getpid());
         if (status == 0)
             status = (int)rt_opt.exitcode;
+    } else if (__atomic_load_n(&rti_state, __ATOMIC_ACQUIRE) == RTI_READY) {
+        /* A shell ends with _exit: the root's clean summary says the runtime
+         * ran; a clean descendant (a child that _exits) writes nothing. */
+        rti_guard++;
+        rt_report_exit_summary(getpid());
     }
     die_now(status);
 }

@@ -133,6 +133,30 @@ START_TEST(suppressed_reports_are_counted_not_written)
 }
 END_TEST
 
+/* A descendant (another pid than the root's) with nothing to say writes no
+ * summary, and so makes no log file; the root always writes its own, and a
+ * descendant that reported writes its. */
+START_TEST(clean_descendants_write_no_summary)
+{
+    ck_assert_ptr_nonnull(test_log_setup(""));
+    rt_report_set_root_pid(1000);
+    rt_report_exit_summary(2000);
+    ck_assert_ptr_null(strstr(test_log_read(), "rtdd: summary"));
+    rt_report_exit_summary(1000);
+    ck_assert_ptr_nonnull(strstr(test_log_read(), "rtdd: summary: pid 1000: 0 reports, 0 suppressed\n"));
+}
+END_TEST
+
+START_TEST(a_descendant_that_reported_writes_its_summary)
+{
+    ck_assert_ptr_nonnull(test_log_setup(""));
+    rt_report_set_root_pid(1000);
+    emit(RT_KIND_BAD_UNLOCK, known_stack(), "d");
+    rt_report_exit_summary(3000);
+    ck_assert_ptr_nonnull(strstr(test_log_read(), "rtdd: summary: pid 3000: 1 report (bad-unlock: 1), 0 suppressed\n"));
+}
+END_TEST
+
 START_TEST(halt_on_error_exits_with_exitcode)
 {
     ck_assert_ptr_nonnull(test_log_setup("halt_on_error=1:exitcode=7"));
@@ -356,6 +380,8 @@ Suite *report_suite(void)
     tcase_add_test(tc, same_bug_is_reported_once);
     tcase_add_test(tc, suppressed_reports_are_counted_not_written);
     tcase_add_test(tc, halt_on_error_exits_with_exitcode);
+    tcase_add_test(tc, clean_descendants_write_no_summary);
+    tcase_add_test(tc, a_descendant_that_reported_writes_its_summary);
     tcase_add_test(tc, concurrent_reports_never_mix_lines);
     suite_add_tcase(s, tc);
     return s;
