@@ -305,6 +305,8 @@ void rt_rcuptr_write(struct rt_thread *t, const void *slotp, const void *old, co
         return;
     struct access now;
     fill_access(&now, t, 1, (uint8_t)op, __atomic_add_fetch(&rt_rcuptr_clock, 1, __ATOMIC_RELAXED), pc);
+    t->rcu_wrote = 1; /* its lock releases publish from now on (rcuhb.h) */
+    t->rcu_hb_gen++;
     struct access other, deref;
     int conflict = 0, unprotected = 0, was_dangling = 0;
     struct dangling d;
