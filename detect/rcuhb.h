@@ -3,8 +3,8 @@
  * them. A semaphore post, a condition signal, a thread's exit or the
  * release of a lock it holds for writing releases what its thread knows
  * into the object (the poster's own RCU pointer
- * clock, rcuptr.h, and what it acquired before); a wait that returns, or a
- * join, acquires it. A thread's knowledge is a few (thread, clock) pairs:
+ * clock, rcuptr.h, and what it acquired before); a wait that returns, a
+ * join or the lock's next acquisition acquires it. A thread's knowledge is a few (thread, clock) pairs:
  * each of that thread's writes up to that clock happened before. Sem and
  * condvar paths pay one load until the program writes an RCU pointer; lock
  * paths, a test of a byte (below). */
@@ -33,8 +33,9 @@ static inline void rt_rcuhb_acquire(struct rt_thread *t, uintptr_t obj)
 
 /* Locks. A thread that has written an RCU pointer publishes into each
  * lock it releases in write mode and sets the record's rcu_hb flag; an
- * acquisition of a flagged record merges. Other programs, and other
- * threads' releases, pay one test of a byte already in cache. Repeats
+ * acquisition of a flagged record merges. Other programs pay a test of
+ * that byte per acquisition and of the thread's rcu_wrote per release, in
+ * lines the fast paths read anyway. Repeats
  * skip the table: a release that has nothing new since the thread last
  * published into that lock, and an acquisition of the lock the thread last
  * merged with no publication anywhere since. */
