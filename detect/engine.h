@@ -322,12 +322,13 @@ RT_FAST void rt_on_lock_failed(struct rt_thread *t)
 RT_FAST int rt_lock_release_fast(struct rt_thread *t, uintptr_t addr)
 {
     unsigned n = t->nheld;
-    if (__builtin_expect(n > 0 && !t->untracked, 1)) {
+    uint64_t unusual = t->release_unusual; /* untracked, or wrote an RCU pointer: one load */
+    if (__builtin_expect(n > 0, 1) && __builtin_expect(!unusual || !t->untracked, 1)) {
         struct rt_held *h = &t->held[n - 1];
-        /* Count 1 (read or write): the entry goes, nothing else changes. */
-        /* A thread that wrote an RCU pointer publishes (rcuhb.h) there. */
+        /* Count 1 (read or write): the entry goes, nothing else changes. A
+         * thread that wrote an RCU pointer may publish (rcuhb.h) there. */
         if (__builtin_expect(h->addr == addr && (uint32_t)h->state == 1, 1) &&
-            __builtin_expect(!t->rcu_wrote || !rt_rcuhb_release_due(t, h), 1)) {
+            __builtin_expect(!unusual || !rt_rcuhb_release_due(t, h), 1)) {
             /* A popped slot is left dead (id 0, never a lock's): the next
              * acquisition reserves it before filling it, and a signal
              * handler in between must not take the old entry for a held

@@ -68,8 +68,13 @@ struct rt_thread {
      * lock it last published that into and the lock it last merged, with
      * the publications counted then: repeats skip the table. */
     uint64_t rcu_hb_gen, rcu_hb_pub_id, rcu_hb_pub_gen, rcu_hb_acq_id, rcu_hb_acq_seq;
-    int untracked;                  /* out of memory for the held stack: stop checking */
-    uint8_t rcu_wrote; /* the thread wrote an RCU pointer: its write-mode lock releases publish (rcuhb.h) */
+    union {
+        struct {
+            int untracked;     /* out of memory for the held stack: stop checking */
+            uint8_t rcu_wrote; /* the thread wrote an RCU pointer: its write-mode lock releases publish (rcuhb.h) */
+        };
+        uint64_t release_unusual; /* both at once, for the release fast path (the rest stays 0) */
+    };
     unsigned nheld, held_cap;
     unsigned unnamed;               /* unnamed entries pushed since the last naming */
     uintptr_t lazy_site_pc;         /* the last lazy init site and its index (lazylock.h) */
