@@ -34,8 +34,8 @@ static inline void rt_rcuhb_acquire(struct rt_thread *t, uintptr_t obj)
 /* Locks. A thread that has written an RCU pointer publishes into each
  * lock it releases in write mode and sets the record's rcu_hb flag; an
  * acquisition of a flagged record merges. Other programs pay a test of
- * that byte per acquisition and of the thread's rcu_wrote per release, in
- * lines the fast paths read anyway. Repeats
+ * that byte per acquisition (in the record's line, read anyway) and none
+ * per release (rcu_wrote shares untracked's load). Repeats
  * skip the table: a release that has nothing new since the thread last
  * published into that lock, and an acquisition of the lock the thread last
  * merged with no publication anywhere since. */
