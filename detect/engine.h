@@ -7,6 +7,7 @@
 #include "condwait.h"
 #include "locktab.h"
 #include "lockgroup.h"
+#include "rcuhb.h"
 #include "rt_common.h"
 #include "thread.h"
 #include <stddef.h>
@@ -257,8 +258,10 @@ RT_FAST int rt_lock_acquired_fast(struct rt_thread *t, struct rt_lock *lock, uns
     unsigned n = t->nheld;
     unsigned slot = (unsigned)(pc >> 2) & (RT_SITE_CACHE - 1);
     /* Without rseq areas the CPU costs a call: the slow path makes it. */
+    /* A flagged record carries RCU update orderings (rcuhb.h): merged there. */
     if (__builtin_expect(n >= t->held_cap || t->untracked || t->waiting_for || t->rcu.sites[slot].pc != pc ||
-                             rt_lock_type_recursive(lock->type) || !rt_cpu_rseq,
+                             rt_lock_type_recursive(lock->type) || !rt_cpu_rseq ||
+                             (__atomic_load_n(&lock->rcu_hb, __ATOMIC_RELAXED) && rt_rcuhb_acquire_due(t, lock)),
                          0))
         return 0;
     __atomic_store_n(&t->nheld, n + 1, __ATOMIC_RELAXED); /* taken before filled, as above */
@@ -284,7 +287,8 @@ RT_FAST int rt_lock_first_acquired_fast(struct rt_thread *t, struct rt_lock *loc
                                         unsigned flags, uintptr_t pc, int cpu)
 {
     unsigned slot = (unsigned)(pc >> 2) & (RT_SITE_CACHE - 1);
-    if (__builtin_expect(t->rcu.sites[slot].pc != pc, 0))
+    if (__builtin_expect(t->rcu.sites[slot].pc != pc, 0) ||
+        __builtin_expect(__atomic_load_n(&lock->rcu_hb, __ATOMIC_RELAXED) && rt_rcuhb_acquire_due(t, lock), 0))
         return 0;
     /* The slot is taken before it is filled: a signal handler that locks
      * in between uses the next one. */
@@ -320,10 +324,13 @@ RT_FAST void rt_on_lock_failed(struct rt_thread *t)
 RT_FAST int rt_lock_release_fast(struct rt_thread *t, uintptr_t addr)
 {
     unsigned n = t->nheld;
-    if (__builtin_expect(n > 0 && !t->untracked, 1)) {
+    uint64_t unusual = t->release_unusual; /* untracked, or wrote an RCU pointer: one load */
+    if (__builtin_expect(n > 0, 1) && __builtin_expect(!unusual || !t->untracked, 1)) {
         struct rt_held *h = &t->held[n - 1];
-        /* Count 1 (read or write): the entry goes, nothing else changes. */
-        if (__builtin_expect(h->addr == addr && (uint32_t)h->state == 1, 1)) {
+        /* Count 1 (read or write): the entry goes, nothing else changes. A
+         * thread that wrote an RCU pointer may publish (rcuhb.h) there. */
+        if (__builtin_expect(h->addr == addr && (uint32_t)h->state == 1, 1) &&
+            __builtin_expect(!unusual || !rt_rcuhb_release_due(t, h), 1)) {
             /* A popped slot is left dead (id 0, never a lock's): the next
              * acquisition reserves it before filling it, and a signal
              * handler in between must not take the old entry for a held

@@ -2,6 +2,7 @@
 #include "rt_common.h"
 
 struct rt_lock_group rt_lock_groups[RT_LOCK_GROUPS];
+_Static_assert(RT_LOCK_GROUPS < 65536, "rt_lock.group holds 1 + a group index in 16 bits");
 static _Atomic unsigned groups_made;
 static rt_spin_t make_lock = RT_SPIN_INIT;
 #define PROBES 64

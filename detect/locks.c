@@ -551,6 +551,8 @@ void rt_on_lock_acquired_slow(struct rt_thread *t, struct rt_lock *lock, unsigne
 {
     if (t->waiting_for)
         __atomic_store_n(&t->waiting_for, NULL, __ATOMIC_RELEASE);
+    if (__atomic_load_n(&lock->rcu_hb, __ATOMIC_RELAXED))
+        rt_rcuhb_lock_acquire(t, lock); /* a release published RCU update orderings into it */
     if (t->untracked)
         return;
     if (__builtin_expect(__atomic_load_n(&lock->held_by_exited, __ATOMIC_RELAXED), 0))
@@ -594,7 +596,18 @@ void rt_held_forget_shared(struct rt_thread *t)
             remove_held(t, i);
 }
 
-/* The release once the top entry was not it (the fast path's case). */
+/* A thread that wrote an RCU pointer releases held entry h (rcuhb.h): a
+ * lazy mutex's record is made for it, since its next acquirer needs one. */
+static void publish_release(struct rt_thread *t, const struct rt_held *h)
+{
+    uint64_t id;
+    struct rt_lock *l;
+    if (h->mode == RT_HOLD_WRITE && (l = rt_held_record(h, &id)) != NULL && l != &rt_unnamed_lock && id)
+        rt_rcuhb_lock_release(t, l, id);
+}
+
+/* The release once the top entry was not it (the fast path's case, or a
+ * release that publishes). */
 static int release_below_top(struct rt_thread *t, uintptr_t addr, uintptr_t pc, int word_unlocked)
 {
     if (t->untracked)
@@ -605,6 +618,8 @@ static int release_below_top(struct rt_thread *t, uintptr_t addr, uintptr_t pc, 
             continue;
         if (--h->count > 0)
             return 0;
+        if (t->rcu_wrote)
+            publish_release(t, h);
         remove_held(t, i);
         return 0;
     }

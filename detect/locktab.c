@@ -4,6 +4,8 @@
 #include "rt_common.h"
 #include <stdbool.h>
 
+_Static_assert(sizeof(struct rt_lock) == 64, "a lock record is one cache line");
+
 /* Records are bucketed by their 256-byte line, so every lock that overlaps a
  * freed range is found by probing that range's lines. Within a window of
  * BUCKETS lines (256 MiB) consecutive lines get consecutive buckets, each

@@ -84,7 +84,9 @@ struct rt_lock {
     rt_stack_id init_stack;       /* pthread_*_init, or first use for static locks */
     int init_tid;
     _Atomic uint32_t cond_waiters; /* condvars: threads in a wait (low 16 bits), of them not released (high 16) */
-    uint32_t group;               /* 1 + its lock group (lockgroup.h), 0: none */
+    uint16_t group;               /* 1 + its lock group (lockgroup.h, < 4096), 0: none */
+    _Atomic uint8_t rcu_hb;       /* a release published RCU update knowledge (rcuhb.h): acquirers merge it */
+    uint8_t spare;
     uint8_t type;                 /* enum rt_lock_type */
     uint8_t statically_initialized;
     uint8_t traits;               /* RT_TRAIT_*: what the object's attributes say (set from the object) */

@@ -258,8 +258,8 @@ static int points_to(uintptr_t obj, uintptr_t target)
 
 /* A write that another thread's earlier write can interleave with: not in
  * the pointer's first writer's phase alone, not made before t existed, not
- * ordered before t by a post, signal or exit (rcuhb.h), and without a lock
- * in common (two atomic read-modify-writes exclude each other). */
+ * ordered before t by a post, signal, exit or lock handoff (rcuhb.h), and
+ * without a lock in common (two atomic read-modify-writes exclude each other). */
 static const struct access *conflicting_write(const struct location *loc, const struct rt_thread *t,
                                               const struct access *now)
 {
@@ -270,7 +270,7 @@ static const struct access *conflicting_write(const struct location *loc, const 
         if (!w->tid || w->tid == t->tid || w->clock <= t->rcuptr_birth || w->clock < loc->shared_clock)
             continue;
         if (rt_rcuhb_ordered(t, w->tid, w->clock))
-            continue; /* a post, signal or exit of w's thread after it reached t before now */
+            continue; /* a post, signal, exit or lock release of w's thread after it reached t before now */
         if (now->op != RT_RCU_ASSIGN && w->op != RT_RCU_ASSIGN)
             continue;
         if (!have_common_lock(&now->locks, &w->locks))
@@ -305,6 +305,8 @@ void rt_rcuptr_write(struct rt_thread *t, const void *slotp, const void *old, co
         return;
     struct access now;
     fill_access(&now, t, 1, (uint8_t)op, __atomic_add_fetch(&rt_rcuptr_clock, 1, __ATOMIC_RELAXED), pc);
+    t->rcu_wrote = 1; /* its lock releases publish from now on (rcuhb.h) */
+    t->rcu_hb_gen++;
     struct access other, deref;
     int conflict = 0, unprotected = 0, was_dangling = 0;
     struct dangling d;

@@ -9,8 +9,8 @@
  *    rcu_dereference_check/_protected whose condition is false);
  *  - rcu-unlocked-update: two threads write the pointer, at least one with a
  *    plain assignment, holding no lock in common and not ordered by a post,
- *    signal or exit (rcuhb.h; xchg and cmpxchg against each other are their
- *    own protection);
+ *    signal, exit or lock handoff (rcuhb.h; xchg and cmpxchg against each
+ *    other are their own protection);
  *  - rcu-freed-while-published: memory freed while a live pointer still
  *    holds it (at once for a pointer in static storage while other threads
  *    read; for one inside a heap block, when it is next read or written, or

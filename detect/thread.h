@@ -64,7 +64,17 @@ struct rt_thread {
     uint64_t order_salt; /* mixed into chain keys: the chain cache is per thread (lockorder.c) */
     uint64_t rcuptr_birth; /* RCU pointer writes up to this clock came before the thread (rcuptr.h) */
     struct rt_rcu_hb rcu_hb; /* and which other threads' writes came before it since (rcuhb.h) */
-    int untracked;                  /* out of memory for the held stack: stop checking */
+    /* rcuhb.h's lock orderings: what the thread knows changed (gen), the
+     * lock it last published that into and the lock it last merged, with
+     * the publications counted then: repeats skip the table. */
+    uint64_t rcu_hb_gen, rcu_hb_pub_id, rcu_hb_pub_gen, rcu_hb_acq_id, rcu_hb_acq_seq;
+    union {
+        struct {
+            int untracked;     /* out of memory for the held stack: stop checking */
+            uint8_t rcu_wrote; /* the thread wrote an RCU pointer: its write-mode lock releases publish (rcuhb.h) */
+        };
+        uint64_t release_unusual; /* both at once, for the release fast path (the rest stays 0) */
+    };
     unsigned nheld, held_cap;
     unsigned unnamed;               /* unnamed entries pushed since the last naming */
     uintptr_t lazy_site_pc;         /* the last lazy init site and its index (lazylock.h) */

@@ -136,7 +136,7 @@ START_TEST(dereference_outside_without_the_updaters_lock)
     void *q = NULL, *r = NULL;
     write_ptr(t1, &q, a, L, RT_RCU_ASSIGN);
     write_ptr(t1, &r, b, L, RT_RCU_ASSIGN);
-    deref_outside(t0, &r, L); /* the updaters' lock: fine */
+    deref_outside(t2, &r, L); /* the updaters' lock: fine (t2: a release of L orders t1's writes before what t2 does next) */
     ck_assert_uint_eq(count(RT_KIND_RCU_UNPROTECTED_DEREFERENCE), 0);
     deref_outside(t1, &q, NULL); /* the updater's own load */
     ck_assert_uint_eq(count(RT_KIND_RCU_UNPROTECTED_DEREFERENCE), 0);
@@ -323,7 +323,7 @@ START_TEST(updates_ordered_by_a_condition_are_not_reported)
         take(t1, cond_mutex);
         rt_on_event_signal(t1, (uintptr_t)cond_obj, RT_LOCK_COND, PC(0x73));
         drop(t1, cond_mutex);
-        rt_on_cond_wait_end(t0, (uintptr_t)cond_obj, (uintptr_t)cond_mutex, PC(0x72));
+        rt_on_cond_wait_end(t0, (uintptr_t)cond_obj, (uintptr_t)cond_mutex, 1, PC(0x72));
         drop(t0, cond_mutex);
         write_ptr(t0, &q, c, NULL, RT_RCU_ASSIGN);
         take(t1, cond_mutex);
@@ -331,7 +331,7 @@ START_TEST(updates_ordered_by_a_condition_are_not_reported)
         take(t0, cond_mutex);
         rt_on_event_signal(t0, (uintptr_t)cond_obj, RT_LOCK_COND, PC(0x75));
         drop(t0, cond_mutex);
-        rt_on_cond_wait_end(t1, (uintptr_t)cond_obj, (uintptr_t)cond_mutex, PC(0x74));
+        rt_on_cond_wait_end(t1, (uintptr_t)cond_obj, (uintptr_t)cond_mutex, 1, PC(0x74));
         drop(t1, cond_mutex);
         write_ptr(t1, &q, b, NULL, RT_RCU_ASSIGN);
     }
@@ -356,6 +356,86 @@ START_TEST(updates_ordered_by_a_join_are_not_reported)
     rt_on_join_end(t0); /* ...which t0's join waited for */
     write_ptr(t0, &q, a, NULL, RT_RCU_ASSIGN);
     ck_assert_uint_eq(count(RT_KIND_RCU_UNLOCKED_UPDATE), 0);
+}
+END_TEST
+
+/* A lock's release and its next acquisition (rcuhb.h): a turn handed on
+ * through a mutex that neither updater holds during its update. */
+static char turn_mutex[64], own_a[64], own_b[64];
+START_TEST(updates_ordered_by_a_mutex_handoff_are_not_reported)
+{
+    char a[16] = "", b[16] = "", c[16] = "";
+    void *q = NULL;
+    write_ptr(t0, &q, a, NULL, RT_RCU_ASSIGN);
+    write_ptr(t1, &q, b, NULL, RT_RCU_ASSIGN);
+    struct rt_lock *m = rt_lock_lookup(t0, (uintptr_t)turn_mutex, RT_LOCK_MUTEX, PC(0x40));
+    for (int round = 0; round < 3; round++) {
+        take(t1, turn_mutex); /* t1 hands the turn on */
+        drop(t1, turn_mutex);
+        take(t0, turn_mutex); /* t0 finds it set: no wait */
+        drop(t0, turn_mutex);
+        write_ptr(t0, &q, c, NULL, RT_RCU_ASSIGN);
+        take(t0, turn_mutex);
+        drop(t0, turn_mutex);
+        take(t1, turn_mutex);
+        drop(t1, turn_mutex);
+        write_ptr(t1, &q, a, NULL, RT_RCU_ASSIGN);
+    }
+    ck_assert_uint_eq(count(RT_KIND_RCU_UNLOCKED_UPDATE), 0);
+    ck_assert_uint_eq(m->rcu_hb, 1); /* flagged by a release of a thread that wrote */
+    /* The same handoff before t1's last update orders nothing after it. */
+    write_ptr(t0, &q, b, NULL, RT_RCU_ASSIGN);
+    ck_assert_uint_eq(count(RT_KIND_RCU_UNLOCKED_UPDATE), 1);
+}
+END_TEST
+
+/* Each updater's own lock orders only its own later updates: the releases
+ * publish, but nobody else acquires them. */
+START_TEST(updates_under_own_locks_stay_concurrent)
+{
+    char a[16] = "", b[16] = "", c[16] = "";
+    void *q = NULL;
+    write_ptr(t0, &q, a, own_a, RT_RCU_ASSIGN);
+    write_ptr(t1, &q, b, own_b, RT_RCU_ASSIGN);
+    write_ptr(t1, &q, c, own_b, RT_RCU_ASSIGN);
+    write_ptr(t0, &q, a, own_a, RT_RCU_ASSIGN);
+    ck_assert_uint_eq(count(RT_KIND_RCU_UNLOCKED_UPDATE), 1);
+}
+END_TEST
+
+/* Only a thread that wrote publishes, and only a write hold: a reader of
+ * an rwlock releases nothing to the next, while a writer's release reaches
+ * a reader's acquisition; a thread that never wrote leaves the record
+ * unflagged (its locks' fast paths unchanged). */
+static char rw_obj[64];
+static void rw_take(struct rt_thread *t, struct rt_lock *rw, unsigned flags)
+{
+    rt_on_lock_acquired(t, rw, flags, rt_on_lock_pre(t, rw, flags, PC(1)), PC(0x42 + flags));
+}
+START_TEST(only_writers_write_holds_publish)
+{
+    char a[16] = "", b[16] = "", c[16] = "";
+    void *q = NULL, *r = NULL;
+    struct rt_lock *rw = rt_lock_lookup(t0, (uintptr_t)rw_obj, RT_LOCK_RWLOCK, PC(0x40));
+    take(t2, own_a); /* t2 never writes a pointer */
+    drop(t2, own_a);
+    ck_assert_uint_eq(rt_lock_lookup(t2, (uintptr_t)own_a, RT_LOCK_MUTEX, PC(0x40))->rcu_hb, 0);
+    write_ptr(t0, &q, a, NULL, RT_RCU_ASSIGN);
+    write_ptr(t1, &q, b, NULL, RT_RCU_ASSIGN);
+    write_ptr(t0, &q, c, NULL, RT_RCU_ASSIGN); /* reported: nothing orders them */
+    ck_assert_uint_eq(count(RT_KIND_RCU_UNLOCKED_UPDATE), 1);
+    rw_take(t0, rw, RT_ACQ_READ);
+    drop(t0, rw_obj);
+    ck_assert_uint_eq(rw->rcu_hb, 0); /* a read hold orders no later reader */
+    write_ptr(t0, &r, a, NULL, RT_RCU_ASSIGN);
+    write_ptr(t1, &r, b, NULL, RT_RCU_ASSIGN);
+    rw_take(t1, rw, 0); /* t1 releases its write hold after its update... */
+    drop(t1, rw_obj);
+    ck_assert_uint_eq(rw->rcu_hb, 1);
+    rw_take(t0, rw, RT_ACQ_READ); /* ...which t0's read acquisition follows */
+    drop(t0, rw_obj);
+    write_ptr(t0, &r, c, NULL, RT_RCU_ASSIGN);
+    ck_assert_uint_eq(count(RT_KIND_RCU_UNLOCKED_UPDATE), 1);
 }
 END_TEST
 
@@ -526,6 +606,9 @@ Suite *rcuptr_suite(void)
     tcase_add_test(tc, updates_ordered_by_a_semaphore_are_not_reported);
     tcase_add_test(tc, updates_ordered_by_a_condition_are_not_reported);
     tcase_add_test(tc, updates_ordered_by_a_join_are_not_reported);
+    tcase_add_test(tc, updates_ordered_by_a_mutex_handoff_are_not_reported);
+    tcase_add_test(tc, updates_under_own_locks_stay_concurrent);
+    tcase_add_test(tc, only_writers_write_holds_publish);
     tcase_add_test(tc, dereference_in_a_callback_is_not_judged);
     tcase_add_test(tc, dereferences_reported_once_per_site);
     tcase_add_test(tc, lockdep_rule_reports_without_an_update);
