@@ -42,10 +42,13 @@ void rt_on_destroyed_lock_use(struct rt_thread *t, uintptr_t addr, const char *c
 {
     char comm[32], desc[512];
     (void)pc;
-    if (!marked) {
+    const struct destroyed *seen = &destroyed[rt_hash64(addr) & (DESTROY_SLOTS - 1)];
+    int seen_destroyed = __atomic_load_n(&seen->addr, __ATOMIC_RELAXED) == addr;
+    if (!marked && !seen_destroyed) {
         /* kind -1 with users or a lock word: glibc marks only an unlocked,
          * unused mutex destroyed, so these bytes are no mutex (Helgrind's
-         * tc20 fills one with 0xff). */
+         * tc20 fills one with 0xff) -- unless rtdd saw this one destroyed
+         * (free() then scribbled on its first words). */
         char doing[64];
         struct rt_buf b;
         rt_buf_init(&b, doing, sizeof doing);

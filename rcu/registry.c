@@ -17,6 +17,14 @@ __thread struct rtdd_rcu_reader *rtdd_rcu_self
     __attribute__((tls_model("initial-exec"))) = &rtdd_rcu_unregistered;
 
 static struct rtdd_rcu_reader_chunk *chunk_list;
+/* Slots for when mmap fails (a program that has used up its address space,
+ * as compiler-rt's mmap_lots does): a thread's first read section must not
+ * spin until memory comes back, which it may never do. */
+static union {
+    struct rtdd_rcu_reader_chunk chunk;
+    char bytes[CHUNK_BYTES];
+} reserve __attribute__((aligned(64)));
+static int reserve_taken;
 static pthread_key_t exit_key;
 static int exit_key_ready;
 static uint64_t live_slots;
@@ -55,6 +63,8 @@ static struct rtdd_rcu_reader *claim_slot(void)
         }
         struct rtdd_rcu_reader_chunk *chunk = mmap(NULL, CHUNK_BYTES, PROT_READ | PROT_WRITE,
                                                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (chunk == MAP_FAILED && !__atomic_exchange_n(&reserve_taken, 1, __ATOMIC_ACQ_REL))
+            chunk = &reserve.chunk;
         if (chunk == MAP_FAILED) {
             static int warned;
             rtdd_rcu_warn_once(&warned, "rtdd_rcu: cannot map reader slots; retrying\n");

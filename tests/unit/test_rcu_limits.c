@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -32,6 +34,40 @@ START_TEST(limits_have_defaults_and_setters)
     ck_assert_uint_eq(rcu_callback_soft_limit(), 700);
     rcu_set_callback_hard_limit(0); /* unlimited */
     ck_assert_uint_eq(rcu_callback_hard_limit(), 0);
+}
+END_TEST
+
+/* A thread's first read section needs a reader slot; with the address
+ * space used up (compiler-rt's mmap_lots) no chunk can be mapped: the
+ * reserve serves it, where the registry used to spin forever. */
+static pthread_barrier_t no_memory;
+
+static void *first_reader(void *arg)
+{
+    (void)arg;
+    pthread_barrier_wait(&no_memory);
+    rcu_read_lock();
+    rcu_read_unlock();
+    return NULL;
+}
+
+START_TEST(first_read_section_with_no_address_space_left)
+{
+    enum { READERS = 3 };
+    pthread_t t[READERS];
+    pthread_barrier_init(&no_memory, NULL, READERS + 1);
+    for (int i = 0; i < READERS; i++)
+        ck_assert_int_eq(pthread_create(&t[i], NULL, first_reader, NULL), 0);
+    long pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    ck_assert_int_eq(fscanf(f, "%ld", &pages), 1);
+    fclose(f);
+    struct rlimit lim = { (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE), RLIM_INFINITY };
+    ck_assert_int_eq(setrlimit(RLIMIT_AS, &lim), 0);
+    ck_assert_ptr_eq(mmap(NULL, 16384, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), MAP_FAILED);
+    pthread_barrier_wait(&no_memory); /* the readers' first sections, now */
+    for (int i = 0; i < READERS; i++)
+        ck_assert_int_eq(pthread_join(t[i], NULL), 0);
 }
 END_TEST
 
@@ -165,6 +201,7 @@ int main(int argc, char **argv)
         {"reclaim_now_reaps_everything_queued", reclaim_now_reaps_everything_queued},
         {"reclaim_now_inside_reader_refuses_to_wait", reclaim_now_inside_reader_refuses_to_wait},
         {"environment_sets_limits", environment_sets_limits},
+        {"first_read_section_with_no_address_space_left", first_read_section_with_no_address_space_left},
     };
     for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
         TCase *tc = tcase_create(tests[i].name);
