@@ -197,6 +197,13 @@ for try in 1 2 3; do
 done
 [ "$(cat "$srv/run/httpd.pid")" = "$pid" ] || die "apache2 is not pid $pid"
 echo "apache2 $mpm with mod_$cgi: up"
+# Under rtdd the server and its children have the runtime mapped (clean
+# descendants write no exit summary, so their logs cannot show it).
+if [ "${REAL_RUN:-native}" = rtdd ]; then
+    for p in $pid $(ps -o pid= --ppid "$pid"); do
+        grep -q librtdd /proc/$p/maps 2>/dev/null || die "apache2 process $p runs without the rtdd runtime"
+    done
+fi
 load one 150
 # Idle: every child waits for a connection (one holds the accept mutex in
 # poll, its siblings wait for the mutex), the parent does its maintenance.
