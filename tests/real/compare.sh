@@ -5,9 +5,10 @@
 #   once as `RTDD run --log-path=... -- sh -c COMMAND`; it must recreate its
 #   own outputs; REAL_RUN is native or rtdd in its environment (a case may
 #   skip what only matters under rtdd, such as an idle period). Passes when
-#   stdout, stderr and exit status are identical, every process of the rtdd
-#   run wrote its exit summary (so the runtime was really preloaded) and no
-#   report (no SUMMARY: line) was written. On reports it prints how many, in
+#   stdout, stderr and exit status are identical, the process rtdd run
+#   started wrote its clean exit summary (so the runtime was really
+#   preloaded; its clean descendants write none) and no report (no SUMMARY:
+#   line) was written. On reports it prints how many, in
 #   how many of the log files, by kind and by headline, and the first one.
 # Wall-clock times go to stdout (the test log) and to DIR/../times.txt.
 rtdd=$1; dir=$2; name=$3; cmd=$4
@@ -39,7 +40,7 @@ else
   if ! grep -q '^rtdd: summary: pid [0-9]*: 0 reports' $logs; then echo "no clean rtdd exit summary in the logs"; fail=1; fi
   nproc=$(grep -c '^rtdd: summary:' $logs | awk -F: '{s += $NF} END {print s}')
   nlogs=$(echo "$logs" | wc -l); nbare=$(grep -L '^rtdd: summary:' $logs | wc -l)
-  echo "processes under rtdd: $nproc; log files: $nlogs ($nbare without an exit summary: exec'd or killed)"
+  echo "exit summaries: $nproc; log files: $nlogs ($nbare without an exit summary: exec'd or killed)"
   if grep -q 'SUMMARY:' $logs || grep '^rtdd: summary:' $logs | grep -vq ': 0 reports, 0 suppressed'; then
     nrep=$(cat $logs | grep -c 'SUMMARY: rtdd:'); nwith=$(grep -l 'SUMMARY: rtdd:' $logs | wc -l)
     echo "rtdd reported: $nrep reports in $nwith of $nlogs log files; by kind:"
