@@ -44,30 +44,24 @@ void rt_on_destroyed_lock_use(struct rt_thread *t, uintptr_t addr, const char *c
     (void)pc;
     const struct destroyed *seen = &destroyed[rt_hash64(addr) & (DESTROY_SLOTS - 1)];
     int seen_destroyed = __atomic_load_n(&seen->addr, __ATOMIC_RELAXED) == addr;
-    if (!marked && !seen_destroyed) {
+    const char *not_a_mutex = NULL;
+    if (!marked && !seen_destroyed)
         /* kind -1 with users or a lock word: glibc marks only an unlocked,
          * unused mutex destroyed, so these bytes are no mutex (Helgrind's
          * tc20 fills one with 0xff) -- unless rtdd saw this one destroyed
          * (free() then scribbled on its first words). */
+        not_a_mutex = "its bytes are neither a live mutex nor a destroyed one (glibc's kind field holds -1, "
+                      "but its lock word or user count is not 0, which no destroyed mutex has)";
+    else if (!ever_a_lock(addr))
+        /* glibc's exact mark of a destroyed mutex, where no lock ever was. */
+        not_a_mutex = "no lock was ever initialized, used or destroyed at this address, and its bytes "
+                      "read as no live mutex (glibc's kind field holds -1, its mark of a destroyed one)";
+    if (not_a_mutex) {
         char doing[64];
         struct rt_buf b;
         rt_buf_init(&b, doing, sizeof doing);
         rt_buf_printf(&b, "%s()", call);
-        rt_report_invalid_lock(t, addr, RT_LOCK_MUTEX, doing,
-                               "its bytes are neither a live mutex nor a destroyed one (glibc's kind field holds -1, "
-                               "but its lock word or user count is not 0, which no destroyed mutex has)");
-        return;
-    }
-    if (!ever_a_lock(addr)) {
-        /* Bytes that read as glibc's mark of a destroyed mutex, where no
-         * lock ever was: not a destroyed lock, not a lock at all. */
-        char doing[64];
-        struct rt_buf b;
-        rt_buf_init(&b, doing, sizeof doing);
-        rt_buf_printf(&b, "%s()", call);
-        rt_report_invalid_lock(t, addr, RT_LOCK_MUTEX, doing,
-                               "no lock was ever initialized, used or destroyed at this address, and its bytes "
-                               "read as no live mutex (glibc's kind field holds -1, its mark of a destroyed one)");
+        rt_report_invalid_lock(t, addr, RT_LOCK_MUTEX, doing, not_a_mutex);
         return;
     }
     rt_thread_comm(t->tid, comm, sizeof comm);
