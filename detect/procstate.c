@@ -20,6 +20,7 @@ static const char *syscall_name(long nr)
         {45, "recvfrom"}, {46, "sendmsg"}, {47, "recvmsg"}, {61, "wait4"}, {72, "fcntl"}, {73, "flock"},
         {128, "rt_sigtimedwait"}, {130, "rt_sigsuspend"}, {202, "futex"}, {230, "clock_nanosleep"},
         {232, "epoll_wait"}, {270, "pselect6"}, {271, "ppoll"}, {281, "epoll_pwait"}, {288, "accept4"},
+        {441, "epoll_pwait"}, /* epoll_pwait2 */
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (names[i].nr == nr)
@@ -78,6 +79,16 @@ void rt_thread_activity(int tid, char *out, size_t cap)
     char wchan[64];
     if (read_proc(tid, "wchan", wchan, sizeof wchan) == 0 && wchan[0] && strcmp(wchan, "0"))
         rt_buf_printf(&b, ", sleeping in the kernel's %s", wchan);
+}
+
+int rt_thread_awaits_events(int tid)
+{
+    char text[256];
+    if (read_proc(tid, "syscall", text, sizeof text) < 0 || !strncmp(text, "running", 7))
+        return 0;
+    const char *name = syscall_name(strtol(text, NULL, 10));
+    return name && (!strcmp(name, "poll") || !strcmp(name, "ppoll") || !strcmp(name, "select") ||
+                    !strcmp(name, "pselect6") || !strcmp(name, "epoll_wait") || !strcmp(name, "epoll_pwait"));
 }
 
 /* A field of /proc/self/status ("Threads:", "SigCgt:"): its text, or NULL. */

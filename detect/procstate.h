@@ -7,6 +7,9 @@
 void rt_thread_activity(int tid, char *out, size_t cap);
 /* The process's thread count (/proc/self/status), -1 if unknown. */
 int rt_process_threads(void);
+/* Is the thread waiting for events in poll, select or epoll_wait (an event
+ * loop's idle state)? 0 if not or unknown. */
+int rt_thread_awaits_events(int tid);
 /* Does the program catch a signal (SigCgt, glibc's own SIGCANCEL and
  * SIGSETXID aside)? A handler may wake a wait: sem_post is async-signal-safe.
  * 1 if unknown. */

@@ -99,6 +99,7 @@ struct rt_thread {
     /* The watchdog's own: the wait it last saw and since when (ms). */
     uint64_t wd_seen_seq, wd_since_ms;
     uint64_t wd_hang_seq;       /* the wait episode a blocked-too-long report was made for (+1) */
+    uint64_t wd_leader_seq;     /* the lock wait episode whose chain ended in an idle event loop (+1) */
     /* Set while blocked in pthread_join: the pthread_t of the thread joined. */
     _Atomic uintptr_t joining;
     /* Set while blocked on a condition variable or semaphore (condwait.c),

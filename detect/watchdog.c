@@ -340,7 +340,18 @@ static uint64_t hang_limit_ms(void) { return (uint64_t)rt_opt.hang_timeout_ms; }
  * for this wait. */
 static int hang_due(const struct snap *s, uint64_t now_ms)
 {
-    return wd_waits_for_lock(s) && now_ms - s->since_ms >= hang_limit_ms() && s->t->wd_hang_seq != s->seq + 1;
+    return wd_waits_for_lock(s) && now_ms - s->since_ms >= hang_limit_ms() && s->t->wd_hang_seq != s->seq + 1 &&
+           s->t->wd_leader_seq != s->seq + 1;
+}
+
+/* A lock waiter whose holder's state is worth a look on this scan: blocked
+ * a quarter of hang_timeout_ms, neither reported nor known to follow an
+ * idle leader. Looking on every scan from then on, not only when the
+ * report is due, is what makes the verdict independent of the moment. */
+static int leader_watch(const struct snap *s, uint64_t now_ms)
+{
+    return s->waiting_for && !s->joining && !s->event && now_ms - s->since_ms >= hang_limit_ms() / 4 &&
+           s->t->wd_hang_seq != s->seq + 1 && s->t->wd_leader_seq != s->seq + 1;
 }
 
 /* The thread at the end of i's chain of joins (i itself when it does not
@@ -384,10 +395,12 @@ static int scan_hangs(uint64_t now_ms, int walked)
 {
     if (!hang_limit_ms())
         return 0;
-    int any = 0, reports = 0;
+    int any = 0, watch = 0, reports = 0;
     for (unsigned i = 0; i < wd_nsnaps && !any; i++)
         any = hang_due(&wd_snaps[i], now_ms);
-    if (!any)
+    for (unsigned i = 0; i < wd_nsnaps && !watch; i++)
+        watch = leader_watch(&wd_snaps[i], now_ms);
+    if (!any && !watch)
         return 0;
     if (!walked) {
         if (index_holders() < 0)
@@ -395,6 +408,9 @@ static int scan_hangs(uint64_t now_ms, int walked)
         for (unsigned i = 0; i < wd_nsnaps; i++)
             wd_snaps[i].next = wd_waits(&wd_snaps[i]) ? -2 : -1;
     }
+    for (unsigned i = 0; i < wd_nsnaps; i++)
+        if (leader_watch(&wd_snaps[i], now_ms))
+            wd_note_idle_leader(i);
     /* What untimed joins wait for: those threads are reported through
      * their joiners (a timed join may give up: its target speaks alone). */
     for (unsigned i = 0; i < wd_nsnaps; i++)

@@ -64,6 +64,9 @@ void wd_conclude(struct rt_report *r, enum wd_doubt doubt);
 int wd_report_deadlock(const unsigned *cycle, unsigned n, uint64_t now);
 int wd_report_stall(unsigned waiter, uint64_t blocked_ms);
 int wd_report_hang(unsigned i, uint64_t now);
+/* Looks where lock waiter i's chain ends and marks its episode when that is
+ * a thread idle in poll/select/epoll_wait (the leader/followers pattern). */
+void wd_note_idle_leader(unsigned i);
 /* Every thread blocked with none left to wake another. */
 int wd_report_all_blocked(uint64_t now);
 #endif

@@ -303,6 +303,23 @@ static int holder_elsewhere(const struct snap *e)
     return e->waiting_for && e->next < 0 && (e->waiting_for->traits & RT_TRAIT_PSHARED);
 }
 
+/* The leader/followers pattern: an event-driven server's leader holds a
+ * lock while it waits for events in poll, select or epoll_wait, and the
+ * followers queue on that lock until it hands over (redis parks its I/O
+ * threads so). A chain of waits that ends in such a thread is a server
+ * idling, not a hang. One sighting marks the waiter's episode: the leader
+ * leaves its poll for a moment at each event, and the verdict must not
+ * depend on the moment the watchdog looks. */
+void wd_note_idle_leader(unsigned i)
+{
+    struct snap *s = &wd_snaps[i];
+    int end = chain_end(i);
+    if (end < 0 || wd_waits(&wd_snaps[end]))
+        return;
+    if (rt_thread_awaits_events(wd_snaps[end].tid))
+        s->t->wd_leader_seq = s->seq + 1;
+}
+
 /* The kernel's hung-task report, for a thread blocked hang_timeout_ms on a
  * lock, a grace period or a join behind one, with no cycle behind it: the waiter, the
  * holder and what it is doing now, and every thread's locks and waits.
@@ -313,6 +330,10 @@ int wd_report_hang(unsigned i, uint64_t now)
     int end = chain_end(i);
     if (end < 0 || holder_elsewhere(&wd_snaps[end]))
         return 0;
+    if (!wd_waits(&wd_snaps[end]) && rt_thread_awaits_events(wd_snaps[end].tid)) {
+        s->t->wd_leader_seq = s->seq + 1; /* an idle leader, seen only now */
+        return 0;
+    }
     s->t->wd_hang_seq = s->seq + 1;
     unsigned long ms = (unsigned long)(now - s->since_ms);
     char secs[32];
