@@ -97,7 +97,10 @@ void rt_on_lock_wait(struct rt_thread *t, struct rt_lock *lock, unsigned flags, 
  * which the deadlock watchdog follows like a wait for a lock that thread
  * holds (detect/join.c). */
 void rt_on_join_begin(struct rt_thread *t, uintptr_t handle, int timed, uintptr_t pc);
-void rt_on_join_end(struct rt_thread *t);
+/* The join ended: joined, or it failed, timed out or was cancelled. */
+void rt_on_join_end(struct rt_thread *t, int joined);
+/* A thread is known to the runtime (its handle set): for the joins. */
+void rt_on_thread_start(struct rt_thread *t);
 
 /* A thread ends: reports locks it still holds (lock-held-at-exit) and
  * checks its stack [stack_lo, stack_hi) like freed memory. */

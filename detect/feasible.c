@@ -77,3 +77,37 @@ int rt_threads_distinct(const struct rt_threadset *const *sets, unsigned n)
     }
     return 1;
 }
+
+int rt_cycle_feasible(const struct rt_threadset *const *sets, unsigned n, int closer,
+                      int (*ended_before)(int tid, int observer))
+{
+    if (!ended_before || n < 2 || n > RT_FEASIBLE_MAX)
+        return rt_threads_distinct(sets, n);
+    struct rt_threadset kept[RT_FEASIBLE_MAX];
+    const struct rt_threadset *view[RT_FEASIBLE_MAX];
+    /* The closing edge given to one of its earlier makers. */
+    const struct rt_threadset *closing = sets[n - 1];
+    kept[n - 1] = (struct rt_threadset){ { 0 }, 0, closing->more };
+    for (unsigned k = 0; k < closing->n; k++)
+        if (closing->tid[k] != closer)
+            kept[n - 1].tid[kept[n - 1].n++] = closing->tid[k];
+    if (kept[n - 1].n || kept[n - 1].more) {
+        for (unsigned e = 0; e + 1 < n; e++)
+            view[e] = sets[e];
+        view[n - 1] = &kept[n - 1];
+        if (rt_threads_distinct(view, n))
+            return 1;
+    }
+    /* The closing edge given to closer: the others to threads that may
+     * run beside it now (a set past its size may always have one). */
+    for (unsigned e = 0; e + 1 < n; e++) {
+        kept[e] = (struct rt_threadset){ { 0 }, 0, sets[e]->more };
+        for (unsigned k = 0; k < sets[e]->n; k++)
+            if (!ended_before(sets[e]->tid[k], closer))
+                kept[e].tid[kept[e].n++] = sets[e]->tid[k];
+        view[e] = &kept[e];
+    }
+    kept[n - 1] = (struct rt_threadset){ { closer }, 1, 0 };
+    view[n - 1] = &kept[n - 1];
+    return rt_threads_distinct(view, n);
+}

@@ -30,4 +30,14 @@ int rt_threadset_add(struct rt_threadset *s, int tid);
  * its own when n <= RT_EDGE_THREADS + 1 (it has more threads than the
  * other edges can take); in longer cycles it is assumed to. */
 int rt_threads_distinct(const struct rt_threadset *const *sets, unsigned n);
+
+/* The cycle whose last edge (sets[n-1]) thread closer's acquisition makes
+ * now: 1 if distinct threads can cover it with every thread of the
+ * deadlock alive at once. When the closing edge is given to closer, a
+ * thread whose end happened before closer's acquisition
+ * (ended_before(tid, closer): closer joined it) cannot hold another edge
+ * beside it; given to another thread that made it earlier, the rule is
+ * rt_threads_distinct's. ended_before NULL: rt_threads_distinct. */
+int rt_cycle_feasible(const struct rt_threadset *const *sets, unsigned n, int closer,
+                      int (*ended_before)(int tid, int observer));
 #endif

@@ -4,6 +4,7 @@
  * reports, not a silent hang. */
 #include "engine.h"
 #include "rcuhb.h"
+#include "threadends.h"
 #include "watchdog.h"
 
 /* The watchdog finds the joined thread by its handle when it looks: it may
@@ -21,10 +22,17 @@ void rt_on_join_begin(struct rt_thread *t, uintptr_t handle, int timed, uintptr_
     rt_watchdog_ensure();
 }
 
-void rt_on_join_end(struct rt_thread *t)
+void rt_on_join_end(struct rt_thread *t, int ok)
 {
     uintptr_t joined = __atomic_load_n(&t->joining, __ATOMIC_RELAXED);
     rt_rcuhb_acquire(t, joined); /* what the joined thread released at its exit */
+    if (joined && ok)
+        rt_thread_ends_joined(joined, t->tid); /* its life happened before what t does next */
     if (joined)
         __atomic_store_n(&t->joining, 0, __ATOMIC_RELEASE);
+}
+
+void rt_on_thread_start(struct rt_thread *t)
+{
+    rt_thread_ends_start(t->handle, t->tid);
 }

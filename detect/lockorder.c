@@ -19,6 +19,7 @@
 #include "unwind.h"
 #include "watchdog.h"
 #include "feasible.h"
+#include "threadends.h"
 #include "lockorder_internal.h"
 #include <string.h>
 
@@ -353,7 +354,7 @@ static int push_frame(unsigned *depth, struct lo_node *n, unsigned state, struct
 
 /* The path search_stack[1..depth-1] then last, closed by an edge made by
  * closing's threads: can distinct threads cover it? */
-static int path_feasible(unsigned depth, const struct lo_edge *last, const struct rt_threadset *closing)
+static int path_feasible(unsigned depth, const struct lo_edge *last, const struct rt_threadset *closing, int closer)
 {
     if (rt_opt.lock_order_rule == RT_RULE_LOCKDEP || depth + 1 > RT_FEASIBLE_MAX)
         return 1;
@@ -363,7 +364,7 @@ static int path_feasible(unsigned depth, const struct lo_edge *last, const struc
         sets[n++] = &search_stack[i].via->threads;
     sets[n++] = &last->threads;
     sets[n++] = closing;
-    return rt_threads_distinct(sets, n);
+    return rt_cycle_feasible(sets, n, closer, rt_thread_ends_any_joined() ? rt_thread_ended_before : NULL);
 }
 
 /* The first cycle a search found that distinct threads cannot cover. */
@@ -376,7 +377,7 @@ static void copy_cycle(struct cycle_copy *c, unsigned len);
  * returned: the search goes on, and the first such path is kept in
  * latent_found (latent_len edges). */
 static unsigned find_cycle(struct lo_node *from, struct lo_node *to, int new_src_read, int new_dst_recursive,
-                           const uint64_t *gates, unsigned ngates, const struct rt_threadset *closing)
+                           const uint64_t *gates, unsigned ngates, const struct rt_threadset *closing, int closer)
 {
     unsigned all = (1u << ngates) - 1, depth = 0;
     rt_sleeplock_searching(&lo_graph_lock);
@@ -402,7 +403,7 @@ static unsigned find_cycle(struct lo_node *from, struct lo_node *to, int new_src
             if (e->dst_recursive && new_src_read)
                 continue;
             if ((broken & all) == all) {
-                int feasible = path_feasible(depth, e, closing);
+                int feasible = path_feasible(depth, e, closing, closer);
                 if (!feasible && latent_len)
                     continue;
                 if (push_frame(&depth, e->to, state, e) < 0)
@@ -603,7 +604,7 @@ static int learn_edge(struct check *c, unsigned i, struct lo_node *from, struct 
         int new_thread = rt_threadset_add(&e->threads, t->tid);
         lo_edge_done(e);
         if ((stronger || e->ngates < old_gates || new_thread) && !c->culprit && (!e->in_order || lo_edges_out_of_order)) {
-            unsigned len = find_cycle(from, to, e->src_read, e->dst_recursive, e->gates, e->ngates, &e->threads);
+            unsigned len = find_cycle(from, to, e->src_read, e->dst_recursive, e->gates, e->ngates, &e->threads, t->tid);
             if (len) {
                 copy_cycle(&c->found, len);
                 c->found_key = lo_cycle_key(&c->found) + edge_key(from, to);
@@ -630,7 +631,7 @@ static int learn_edge(struct check *c, unsigned i, struct lo_node *from, struct 
         lo_edges_out_of_order++;
     struct rt_threadset mine = { { t->tid }, 1, 0 };
     if (!c->culprit && (!ordered || lo_edges_out_of_order)) {
-        unsigned len = find_cycle(from, to, h->mode == RT_HOLD_READ, c->dst_recursive, gates, ngates, &mine);
+        unsigned len = find_cycle(from, to, h->mode == RT_HOLD_READ, c->dst_recursive, gates, ngates, &mine, t->tid);
         if (len) {
             copy_cycle(&c->found, len);
             c->found_key = lo_cycle_key(&c->found) + edge_key(from, to);

@@ -7,6 +7,7 @@
 #include "report.h"
 #include "rt_common.h"
 #include "runtime.h"
+#include "threadends.h"
 #include "unwind.h"
 #include "watchdog.h"
 #include <string.h>
@@ -199,11 +200,28 @@ void lo_report_latent(const struct cycle_copy *c, unsigned more_not_kept)
         rt_buf_printf(&b, " -> %s", name);
     }
     rt_report_text(r, "%s", line);
-    rt_report_text(r, "These locks were taken in orders that close a cycle, but a deadlock needs %u threads at once, each holding one "
-                      "lock of the cycle, and only %u distinct thread%s made its %u edges: no interleaving of this "
-                      "run's threads can deadlock here. It deadlocks only if more threads run these paths at once "
-                      "(the same code on two threads, say).",
-                   c->n, ndistinct, ndistinct == 1 ? "" : "s", c->n);
+    /* Threads enough, but one had ended before the closer's edge: a join. */
+    int ended = 0, closer = 0;
+    for (unsigned i = 0; ndistinct >= c->n && !ended && i + 1 < c->n; i++)
+        for (unsigned k = 0; !ended && k < c->e[i].threads.n; k++)
+            for (unsigned m = 0; !ended && m < closing->threads.n; m++)
+                if (rt_thread_ended_before(c->e[i].threads.tid[k], closing->threads.tid[m])) {
+                    ended = c->e[i].threads.tid[k];
+                    closer = closing->threads.tid[m];
+                }
+    if (ended)
+        rt_report_text(r, "These locks were taken in orders that close a cycle, and %u distinct threads made its %u edges, "
+                          "but not at the same time: thread %d had ended before thread %d closed the cycle, and %d "
+                          "joined it (pthread_join orders the joined thread's whole life before what the joiner does "
+                          "next). No interleaving of this run's threads can deadlock here. It deadlocks only if a "
+                          "thread still running makes %d's edges while another makes the closing one.",
+                       ndistinct, c->n, ended, closer, closer, ended);
+    else
+        rt_report_text(r, "These locks were taken in orders that close a cycle, but a deadlock needs %u threads at once, each holding one "
+                          "lock of the cycle, and only %u distinct thread%s made its %u edges: no interleaving of this "
+                          "run's threads can deadlock here. It deadlocks only if more threads run these paths at once "
+                          "(the same code on two threads, say).",
+                       c->n, ndistinct, ndistinct == 1 ? "" : "s", c->n);
     rt_report_text(r, "The edges of the cycle, the last one learned first:");
     for (unsigned k = 0; k < c->n; k++) {
         unsigned i = k == 0 ? c->n - 1 : k - 1; /* the closing edge, then the chain in order */

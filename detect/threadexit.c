@@ -4,6 +4,7 @@
 #include "lockdesc.h"
 #include "report.h"
 #include "runtime.h"
+#include "threadends.h"
 #include "unwind.h"
 
 /* A held lock that still exists (one freed meanwhile was reported then)
@@ -55,6 +56,7 @@ static void report_held_at_exit(struct rt_thread *t)
 
 void rt_on_thread_exit(struct rt_thread *t, uintptr_t stack_lo, uintptr_t stack_hi)
 {
+    rt_thread_ends_exit(t->handle, t->tid); /* for a join to order its life before the joiner's next steps */
     /* An RCU reader that never left: reported as such, not as a held lock. */
     rt_rcu_on_thread_exit(t);
     /* The stack first: a held lock that lived on it is an active lock

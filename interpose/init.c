@@ -9,6 +9,7 @@
 #include "report.h"
 #include "runtime.h"
 #include "symbolize.h"
+#include "threadends.h"
 #include "lazylock.h"
 #include "lockorder.h"
 #include "rcucheck.h"
@@ -181,6 +182,7 @@ static void fork_child(void)
     rt_report_after_fork();
     rt_log_after_fork();
     rt_lockorder_after_fork();
+    rt_thread_ends_after_fork();
     rt_symbolize_after_fork();
     rt_watchdog_after_fork();
     rt_rcucheck_after_fork();
@@ -274,6 +276,7 @@ struct rt_thread *rti_thread_attach(void)
     if (!t)
         return NULL;
     t->handle = (uintptr_t)pthread_self();
+    rt_on_thread_start(t);
     rti_self = t;
     pthread_setspecific(thread_key, t);
     return t;

@@ -39,11 +39,16 @@ RTI_EXPORT int thrd_create(thrd_t *thr, thrd_start_t fn, void *arg)
 
 /* Joining: a wait for a thread to end, in the deadlock watchdog's graph
  * (detect/join.c). A cancelled join is no longer a wait. */
-static void join_cancelled(void *arg)
+static void join_ended(struct rt_thread *t, int joined)
 {
     rti_guard++;
-    rt_on_join_end(arg);
+    rt_on_join_end(t, joined);
     rti_guard--;
+}
+
+static void join_cancelled(void *arg)
+{
+    join_ended(arg, 0);
 }
 
 #define JOIN_BODY(thread, timed, real_call)                               \
@@ -57,7 +62,7 @@ static void join_cancelled(void *arg)
     pthread_cleanup_push(join_cancelled, t);                          \
     r = (real_call);                                                  \
     pthread_cleanup_pop(0);                                           \
-    join_cancelled(t);                                                \
+    join_ended(t, r == 0);                                            \
     return r
 
 RTI_EXPORT int pthread_join(pthread_t thread, void **retval)

@@ -97,6 +97,86 @@ START_TEST(the_shapes_of_the_issue)
 }
 END_TEST
 
+/* The join rule: threads (bits) in `ended` ended before closer's
+ * acquisition (closer joined them). Brute force: some assignment of
+ * distinct threads where, if the closing edge (the last) goes to closer,
+ * no other edge goes to an ended thread. */
+static int brute_joined(const unsigned *masks, unsigned n, unsigned closer, unsigned ended, unsigned used,
+                        unsigned i, int closer_closes)
+{
+    if (i == n)
+        return 1;
+    for (unsigned th = 0; th < 8; th++) {
+        if (!(masks[i] >> th & 1) || (used >> th & 1))
+            continue;
+        int closes = i == n - 1 ? th == closer : closer_closes;
+        if (i == n - 1 && closes && (used & ended))
+            continue;
+        if (brute_joined(masks, n, closer, ended, used | 1u << th, i + 1, closes))
+            return 1;
+    }
+    return 0;
+}
+
+static unsigned ended_mask;
+static int ended_before_mask(int tid, int observer)
+{
+    (void)observer;
+    return tid >= 100 && (ended_mask >> (tid - 100) & 1);
+}
+
+static int ours_joined(const unsigned *masks, unsigned n, unsigned closer, unsigned ended)
+{
+    struct rt_threadset sets[RT_FEASIBLE_MAX];
+    const struct rt_threadset *ptrs[RT_FEASIBLE_MAX];
+    for (unsigned i = 0; i < n; i++) {
+        as_threadset(masks[i], &sets[i]);
+        ptrs[i] = &sets[i];
+    }
+    ended_mask = ended;
+    return rt_cycle_feasible(ptrs, n, 100 + (int)closer, ended_before_mask);
+}
+
+START_TEST(joined_threads_against_brute_force)
+{
+    /* Every cycle of 2..4 edges over threads 0..3 whose closing edge the
+     * closer made, every closer and every set of threads it joined. */
+    for (unsigned n = 2; n <= 4; n++) {
+        unsigned total = 1;
+        for (unsigned i = 0; i < n; i++)
+            total *= 15;
+        for (unsigned code = 0; code < total; code++) {
+            unsigned masks[4], c = code;
+            for (unsigned i = 0; i < n; i++, c /= 15)
+                masks[i] = c % 15 + 1;
+            for (unsigned closer = 0; closer < 4; closer++) {
+                if (!(masks[n - 1] >> closer & 1))
+                    continue;
+                for (unsigned ended = 0; ended < 16; ended++) {
+                    if (ended >> closer & 1)
+                        continue;
+                    int truth = brute_joined(masks, n, closer, ended, 0, 0, 0);
+                    ck_assert_msg(ours_joined(masks, n, closer, ended) == truth, "n=%u code=%u closer=%u ended=%x",
+                                  n, code, closer, ended);
+                }
+            }
+        }
+    }
+    /* Nothing joined: the distinct-threads rule itself. */
+    unsigned two[] = { 1, 2 };
+    ck_assert_int_eq(ours_joined(two, 2, 1, 0), 1);
+    /* knotd at shutdown: the scheduler (0) made A -> B and was joined by
+     * main (1), which makes B -> A: latent. */
+    ck_assert_int_eq(ours_joined(two, 2, 1, 1), 0);
+    /* ... unless another live thread (2) made A -> B too. */
+    unsigned three[] = { 1 | 4, 2 };
+    ck_assert_int_eq(ours_joined(three, 2, 1, 1), 1);
+    /* A set past its size may hold a live thread: kept. */
+    unsigned wide[] = { 0x1f, 0x20 };
+    ck_assert_int_eq(ours_joined(wide, 2, 5, 0x1f), 1);
+}
+END_TEST
+
 START_TEST(threadsets_remember_and_saturate)
 {
     struct rt_threadset s;
@@ -131,6 +211,7 @@ Suite *feasible_suite(void)
     tcase_add_test(tc, every_small_cycle_over_four_threads);
     tcase_add_test(tc, saturated_sets_against_brute_force);
     tcase_add_test(tc, the_shapes_of_the_issue);
+    tcase_add_test(tc, joined_threads_against_brute_force);
     tcase_add_test(tc, threadsets_remember_and_saturate);
     suite_add_tcase(s, tc);
     return s;

@@ -34,7 +34,7 @@ START_TEST(join_of_a_running_thread_is_no_hang)
     rt_watchdog_scan(5000);
     rt_watchdog_scan(9000);
     ck_assert_uint_eq(hangs(), 0);
-    rt_on_join_end(joiner);
+    rt_on_join_end(joiner, 0);
 }
 END_TEST
 
@@ -57,7 +57,7 @@ START_TEST(join_behind_a_lock_wait_is_one_report)
     ck_assert_ptr_nonnull(strstr(log, "is itself blocked"));
     ck_assert_ptr_nonnull(strstr(log, "is held by"));
     rt_on_lock_failed(worker);
-    rt_on_join_end(joiner);
+    rt_on_join_end(joiner, 0);
     rt_on_lock_release(holder, (uintptr_t)A, PC(4));
 }
 END_TEST
@@ -75,7 +75,7 @@ START_TEST(timed_join_leaves_the_lock_waiter_its_report)
     ck_assert_uint_eq(hangs(), 1);
     ck_assert_ptr_nonnull(strstr(test_log_read(), "waiting for "));
     rt_on_lock_failed(worker);
-    rt_on_join_end(joiner);
+    rt_on_join_end(joiner, 0);
     rt_on_lock_release(holder, (uintptr_t)A, PC(4));
 }
 END_TEST

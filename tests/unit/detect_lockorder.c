@@ -545,8 +545,8 @@ START_TEST(watchdog_follows_joins)
     ck_assert_ptr_nonnull(strstr(log, "(waiting for it to end), at:"));
     ck_assert_ptr_nonnull(strstr(log, "or for the next one to end"));
     rt_on_lock_failed(t3);
-    rt_on_join_end(t2);
-    rt_on_join_end(t1);
+    rt_on_join_end(t2, 0);
+    rt_on_join_end(t1, 0);
     ck_assert_uint_eq(t1->joining, 0);
     rt_on_lock_release(t1, (uintptr_t)A, PC(2));
 }
@@ -564,7 +564,7 @@ START_TEST(join_of_unknown_thread_is_no_wait)
     ck_assert_int_eq(rt_watchdog_scan(1000), 0);
     ck_assert_int_eq(rt_watchdog_scan(9000), 0);
     ck_assert_uint_eq(rt_report_count(RT_KIND_DEADLOCK), 0);
-    rt_on_join_end(t1);
+    rt_on_join_end(t1, 0);
     rt_on_lock_release(t1, (uintptr_t)A, PC(2));
 }
 END_TEST

@@ -353,7 +353,7 @@ START_TEST(updates_ordered_by_a_join_are_not_reported)
     write_ptr(t1, &q, c, NULL, RT_RCU_ASSIGN);
     rt_rcu_on_thread_exit(t1); /* its exit... */
     rt_on_join_begin(t0, t1->handle, 0, PC(0x76));
-    rt_on_join_end(t0); /* ...which t0's join waited for */
+    rt_on_join_end(t0, 1); /* ...which t0's join waited for */
     write_ptr(t0, &q, a, NULL, RT_RCU_ASSIGN);
     ck_assert_uint_eq(count(RT_KIND_RCU_UNLOCKED_UPDATE), 0);
 }
