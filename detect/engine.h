@@ -8,6 +8,7 @@
 #include "locktab.h"
 #include "lockgroup.h"
 #include "rcuhb.h"
+#include "runtime.h"
 #include "rt_common.h"
 #include "thread.h"
 #include <stddef.h>
@@ -263,6 +264,7 @@ RT_FAST int rt_lock_acquired_fast(struct rt_thread *t, struct rt_lock *lock, uns
     /* Without rseq areas the CPU costs a call: the slow path makes it. */
     /* A flagged record carries RCU update orderings (rcuhb.h): merged there. */
     if (__builtin_expect(n >= t->held_cap || t->untracked || t->waiting_for || t->rcu.sites[slot].pc != pc ||
+                             rt_opt.hold_threshold_ms ||
                              rt_lock_type_recursive(lock->type) || !rt_cpu_rseq ||
                              (__atomic_load_n(&lock->rcu_hb, __ATOMIC_RELAXED) && rt_rcuhb_acquire_due(t, lock)),
                          0))
@@ -290,7 +292,7 @@ RT_FAST int rt_lock_first_acquired_fast(struct rt_thread *t, struct rt_lock *loc
                                         unsigned flags, uintptr_t pc, int cpu)
 {
     unsigned slot = (unsigned)(pc >> 2) & (RT_SITE_CACHE - 1);
-    if (__builtin_expect(t->rcu.sites[slot].pc != pc, 0) ||
+    if (__builtin_expect(t->rcu.sites[slot].pc != pc || rt_opt.hold_threshold_ms, 0) ||
         __builtin_expect(__atomic_load_n(&lock->rcu_hb, __ATOMIC_RELAXED) && rt_rcuhb_acquire_due(t, lock), 0))
         return 0;
     /* The slot is taken before it is filled: a signal handler that locks
@@ -328,7 +330,8 @@ RT_FAST int rt_lock_release_fast(struct rt_thread *t, uintptr_t addr)
 {
     unsigned n = t->nheld;
     uint64_t unusual = t->release_unusual; /* untracked, or wrote an RCU pointer: one load */
-    if (__builtin_expect(n > 0, 1) && __builtin_expect(!unusual || !t->untracked, 1)) {
+    if (__builtin_expect(n > 0, 1) && __builtin_expect(!unusual || !t->untracked, 1) &&
+        __builtin_expect(!rt_opt.hold_threshold_ms, 1)) {
         struct rt_held *h = &t->held[n - 1];
         /* Count 1 (read or write): the entry goes, nothing else changes. A
          * thread that wrote an RCU pointer may publish (rcuhb.h) there. */

@@ -1,6 +1,7 @@
 /* Lock events: identity, the held-lock stack, owners and readers. The
  * checks that judge them live in misuse.c and lockorder.c. */
 #include "engine.h"
+#include "holdtime.h"
 #include "lazylock.h"
 #include "lockgroup.h"
 #include "rcucheck.h"
@@ -544,6 +545,7 @@ static void push_held(struct rt_thread *t, struct rt_lock *lock, uint64_t id, ui
     h->mode = (flags & RT_ACQ_READ) ? RT_HOLD_READ : RT_HOLD_WRITE;
     h->trylock = (flags & RT_ACQ_TRY) != 0;
     h->cpu = (int16_t)cpu;
+    h->taken_ns = rt_opt.hold_threshold_ms ? rt_hold_clock_ns() : 0;
 }
 
 void rt_on_lock_acquired_slow(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uint64_t chain,
@@ -620,6 +622,8 @@ static int release_below_top(struct rt_thread *t, uintptr_t addr, uintptr_t pc, 
             return 0;
         if (t->rcu_wrote)
             publish_release(t, h);
+        if (h->taken_ns)
+            rt_hold_check(t, h, pc);
         remove_held(t, i);
         return 0;
     }

@@ -33,6 +33,7 @@ struct rt_held {
         };
         uint64_t state;      /* all four, written and tested at once on the fast paths */
     };
+    uint64_t taken_ns;       /* when it was taken, with hold_threshold_ms only (holdtime.c) */
 };
 
 /* The id of an unnamed entry: a lazy mutex (lazylock.h) taken with nothing
