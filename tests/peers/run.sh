@@ -19,7 +19,7 @@ mkdir -p "$work/bin" "$work/runs" "$(dirname "$results")/logs"; rm -f "$work/obs
 cp "$here/compat/config.h" "$vg/config.h"
 cp "$here/compat/test.h" "$ts/test.h"
 
-info_kinds=$(sed -n 's/^RT_KIND([A-Z0-9_]*, *"\([^"]*\)", *INFO,.*/\1/p' "$here/../../detect/kinds.def")
+info_kinds=$(sed -n 's/^RT_KIND([A-Z0-9_]*, *"\([^"]*\)", *INFO,.*/\1/p' "$here/../../detect/report/kinds.def")
 is_info() { printf '%s\n' $info_kinds | grep -qx -- "$1"; }
 
 # The rows: suite, test, source, args, class, exit, verdict, state (comments and blank lines dropped).
