@@ -165,7 +165,7 @@ TRYLOCK_WRAPPER(g_rw_lock_reader_trylock, RT_LOCK_GRWLOCK, RT_ACQ_READ)
 UNLOCK_WRAPPER(g_rw_lock_reader_unlock, -1)
 
 /* GCond: the wait releases and takes the GMutex inside GLib, where no
- * wrapper sees it; modelled as pthread_cond_wait is (detect/locks/cond.c). */
+ * wrapper sees it; modelled as pthread_cond_wait is (detect/hang/cond.c). */
 static void gcond_wait_begin(struct rt_thread *t, void *c, void *m, int timed, uintptr_t pc)
 {
     rt_lock_lookup(t, (uintptr_t)c, RT_LOCK_GCOND, pc); /* made as a GCond, if new */
@@ -209,7 +209,7 @@ RTI_EXPORT int g_cond_wait_until(void *c, void *m, int64_t end_time)
     return r;
 }
 
-/* all: a broadcast, which releases every waiter (detect/locks/cond.c). */
+/* all: a broadcast, which releases every waiter (detect/hang/cond.c). */
 static void gcond_signal(void *c, obj_fn fn, int all, uintptr_t pc)
 {
     struct rt_thread *t = rti_enter();

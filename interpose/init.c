@@ -1,18 +1,11 @@
 /* Setting the runtime up once, threads coming and going, fork and exit. */
 #include "interpose.h"
-#include "locks/freegate.h"
+#include "locks/locks.h"
 #include "fastlock.h"
-#include "report/log.h"
-#include "report/modules.h"
-#include "core/quietwrite.h"
-#include "core/rt_alloc.h"
 #include "report/report.h"
-#include "report/runtime.h"
-#include "report/symbolize.h"
-#include "locks/lazylock.h"
+#include "core/core.h"
 #include "order/order.h"
 #include "rcu/rcu.h"
-#include "report/unwind.h"
 #include "hang/hang.h"
 #include <dlfcn.h>
 #include <link.h>
@@ -242,6 +235,7 @@ static void setup(void)
     pthread_key_create(&thread_key, thread_exit);
     rt_watchdog_start_hook = start_watchdog;
     rt_fatal_exit_hook = fatal_exit;
+    rt_report_summary_hook = rt_rcu_summary;
     rti_fastlock_init();
     pthread_atfork(fork_prepare, fork_parent, fork_child);
     atexit(at_exit);

@@ -4,8 +4,8 @@
 #ifndef RTDD_INTERPOSE_H
 #define RTDD_INTERPOSE_H
 #include "locks/locks.h"
-#include "core/raw_syscall.h"
-#include "core/rt_common.h"
+#include "hang/hang.h"
+#include "core/core.h"
 #include <pthread.h>
 #include <threads.h>
 #include <stdarg.h>

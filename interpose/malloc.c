@@ -2,7 +2,7 @@
  * moved is checked for the locks it contains (active-lock-freed) and for
  * RCU readers that may still use it (rcu-freed-while-referenced). */
 #include "interpose.h"
-#include "locks/freegate.h"
+#include "locks/locks.h"
 #include "rcu/rcu.h"
 #include <errno.h>
 #include <string.h>

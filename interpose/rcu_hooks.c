@@ -1,9 +1,8 @@
 /* librtdd_rcu's debug hooks, installed when the program uses it: every
  * event becomes an rcucheck event of the librtdd_rcu flavour. */
 #include "interpose.h"
-#include "report/modules.h"
+#include "report/report.h"
 #include "rcu/rcu.h"
-#include "report/unwind.h"
 #include <dlfcn.h>
 #include <link.h>
 #include <stddef.h>

@@ -6,7 +6,7 @@
  * runtime calls RCU only once it is set up, so the real functions are
  * known by then (only the fork handler's re-inits could come earlier). */
 #include "interpose.h"
-#include "core/rt_alloc.h"
+#include "core/core.h"
 #include <errno.h>
 #include <signal.h>
 

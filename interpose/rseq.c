@@ -5,8 +5,7 @@
  * call is seen here: the runtime's area makes way, and the CPU is read from
  * the program's area while that one is registered. */
 #include "interpose.h"
-#include "core/cpu.h"
-#include "core/raw_syscall.h"
+#include "core/core.h"
 #include <errno.h>
 #include <linux/rseq.h>
 #include <stdarg.h>

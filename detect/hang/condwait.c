@@ -12,11 +12,9 @@
  * thread pools) cost a store of the wait and nothing else. */
 #include "hang/condwait.h"
 #include "locks/locks.h"
-#include "locks/lockdesc.h"
-#include "rcu/rcuhb.h"
+#include "rcu/rcu.h"
 #include "report/report.h"
-#include "core/rt_alloc.h"
-#include "report/runtime.h"
+#include "core/core.h"
 #include "hang/hang.h"
 #include <string.h>
 

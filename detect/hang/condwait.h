@@ -7,7 +7,7 @@
  * that signal its condition (watchdog.c). */
 #ifndef RTDD_CONDWAIT_H
 #define RTDD_CONDWAIT_H
-#include "locks/thread.h"
+#include "locks/locks.h"
 #include <stdint.h>
 
 /* obj (a pthread_cond_t or sem_t, type RT_LOCK_COND or RT_LOCK_SEM) is

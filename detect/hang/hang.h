@@ -4,7 +4,9 @@
  * without a timeout ends the run (exit_on_deadlock). */
 #ifndef RTDD_WATCHDOG_H
 #define RTDD_WATCHDOG_H
-#include "core/stackdepot.h"
+#include "core/core.h"
+#include "hang/condwait.h"
+#include "hang/lockdump.h"
 #include <stdint.h>
 
 struct rt_thread;
@@ -48,4 +50,30 @@ void rt_watchdog_after_fork(void);
 /* deadlock: t is about to wait (untimed) for l, whose holder exited or
  * stayed in the parent at fork: a wait that never ends. */
 void rt_report_wait_on_orphan(struct rt_thread *t, struct rt_lock *l);
+
+/* Condition variables: the wait releases and re-takes the mutex inside
+ * libc, where no wrapper sees it. */
+/* owned_elsewhere: the mutex object itself says this thread owns it (taken
+ * where the runtime did not see it, e.g. before it was set up). */
+void rt_on_cond_wait_begin(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, int owned_elsewhere, int timed,
+                           int shared, uintptr_t pc);
+/* cond-misuse: destroying a condition variable on which threads are
+ * blocked (waiting and not yet released by a signal or broadcast). */
+void rt_report_cond_destroy_busy(struct rt_thread *t, struct rt_lock *c, uintptr_t pc);
+/* How a condition wait ended: as if signalled (0 from pthread_cond_wait);
+ * by a timeout or cancellation (the mutex taken again all the same); or
+ * failed at once (an error: the mutex was neither released nor taken). */
+enum { RT_WAIT_FAILED = -1, RT_WAIT_TIMEDOUT = 0, RT_WAIT_WOKEN = 1 };
+void rt_on_cond_wait_end(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, int how, uintptr_t pc);
+/* After a signal (all = 0) or broadcast (all = 1) of cond: the waiters it
+ * released are no longer blocked, and cond may be destroyed (POSIX). */
+void rt_on_cond_released(struct rt_thread *t, uintptr_t cond, int all);
+/* Threads blocked on condvar c: in a wait and not released. */
+unsigned rt_cond_blocked(const struct rt_lock *c);
+
+/* pthread_join: a wait for the thread whose pthread_t is handle to end,
+ * which the deadlock watchdog follows like a wait for a lock that thread
+ * holds (detect/hang/join.c). */
+void rt_on_join_begin(struct rt_thread *t, uintptr_t handle, int timed, uintptr_t pc);
+void rt_on_join_end(struct rt_thread *t);
 #endif

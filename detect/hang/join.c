@@ -3,7 +3,7 @@
  * "A holds M and joins B" while "B waits for M" is a deadlock the watchdog
  * reports, not a silent hang. */
 #include "locks/locks.h"
-#include "rcu/rcuhb.h"
+#include "rcu/rcu.h"
 #include "hang/hang.h"
 
 /* The watchdog finds the joined thread by its handle when it looks: it may

@@ -1,10 +1,7 @@
 #include "hang/lockdump.h"
 #include "locks/locks.h"
-#include "locks/lockdesc.h"
-#include "report/log.h"
-#include "core/procstate.h"
 #include "report/report.h"
-#include "core/rt_fmt.h"
+#include "core/core.h"
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdlib.h>

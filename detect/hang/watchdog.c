@@ -1,13 +1,10 @@
 #include "hang/hang.h"
 #include "hang/watchdog_internal.h"
 #include "locks/locks.h"
-#include "locks/lockdesc.h"
 #include "rcu/rcu.h"
 #include "report/report.h"
-#include "core/rt_alloc.h"
+#include "core/core.h"
 #include "hang/lockdump.h"
-#include "core/procstate.h"
-#include "report/runtime.h"
 #include <string.h>
 
 void (*rt_watchdog_start_hook)(void);

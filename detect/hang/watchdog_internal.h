@@ -3,7 +3,7 @@
 #ifndef RTDD_WATCHDOG_INTERNAL_H
 #define RTDD_WATCHDOG_INTERNAL_H
 #include "report/report.h"
-#include "locks/thread.h"
+#include "locks/locks.h"
 #include <stddef.h>
 #include <stdint.h>
 

@@ -3,11 +3,9 @@
 #include "hang/hang.h"
 #include "hang/watchdog_internal.h"
 #include "locks/locks.h"
-#include "locks/lockdesc.h"
-#include "core/procstate.h"
+#include "core/core.h"
 #include "rcu/rcu.h"
 #include "report/report.h"
-#include "report/runtime.h"
 #include <string.h>
 
 static const struct snap_lock *held_entry(const struct snap *s, const struct rt_lock *l, uint64_t id)

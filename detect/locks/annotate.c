@@ -1,7 +1,7 @@
 /* Annotations from include/rtdd/annotate.h. */
 #include "locks/locks.h"
 #include <string.h>
-#include "core/rt_alloc.h"
+#include "core/core.h"
 
 static struct rt_lock *known(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
 {

@@ -9,8 +9,6 @@
 #include "locks/lockdesc.h"
 #include "rcu/rcu.h"
 #include "report/report.h"
-#include "report/runtime.h"
-#include "report/symbolize.h"
 
 #define MAX_STRANDED 16
 struct stranded {

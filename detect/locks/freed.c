@@ -7,8 +7,6 @@
 #include "locks/lockdesc.h"
 #include "order/order.h"
 #include "report/report.h"
-#include "report/runtime.h"
-#include "report/unwind.h"
 
 _Atomic unsigned rt_free_checks;
 

@@ -5,9 +5,7 @@
 #include "locks/lazylock.h"
 #include "locks/lockdesc.h"
 #include "report/report.h"
-#include "core/rt_fmt.h"
-#include "report/runtime.h"
-#include "report/unwind.h"
+#include "core/core.h"
 #include <pthread.h>
 #include <semaphore.h>
 

@@ -1,8 +1,6 @@
 #include "locks/lazylock.h"
-#include "locks/linefilter.h"
+#include "core/core.h"
 #include "locks/locktab.h"
-#include "core/rt_alloc.h"
-#include "core/rt_common.h"
 #include <stdbool.h>
 
 #define ENTRY_BITS 21

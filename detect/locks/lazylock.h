@@ -15,7 +15,7 @@
  * or later. */
 #ifndef RTDD_LAZYLOCK_H
 #define RTDD_LAZYLOCK_H
-#include "core/stackdepot.h"
+#include "core/core.h"
 #include <stddef.h>
 #include <stdint.h>
 

@@ -1,10 +1,8 @@
 #include "locks/lockdesc.h"
 #include "locks/locks.h"
-#include "report/modules.h"
+#include "report/report.h"
 #include "rcu/rcu.h"
-#include "core/rt_fmt.h"
-#include "report/runtime.h"
-#include "report/symbolize.h"
+#include "core/core.h"
 #include <string.h>
 
 void rt_lock_where(uintptr_t addr, char *out, size_t cap)

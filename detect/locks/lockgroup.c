@@ -1,5 +1,5 @@
 #include "locks/lockgroup.h"
-#include "core/rt_common.h"
+#include "core/core.h"
 
 struct rt_lock_group rt_lock_groups[RT_LOCK_GROUPS];
 _Static_assert(RT_LOCK_GROUPS < 65536, "rt_lock.group holds 1 + a group index in 16 bits");

@@ -6,11 +6,8 @@
 #include "rcu/rcu.h"
 #include "order/order.h"
 #include "locks/misuse.h"
-#include "core/rt_alloc.h"
-#include "core/rt_common.h"
-#include "report/runtime.h"
-#include "report/symbolize.h"
-#include "report/unwind.h"
+#include "core/core.h"
+#include "report/report.h"
 #include "hang/hang.h"
 
 /* A global pc -> stack map, so each call site's stack is captured once per

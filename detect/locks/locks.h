@@ -4,11 +4,15 @@
  * address (pc) for cheap call-site identification. */
 #ifndef RTDD_ENGINE_H
 #define RTDD_ENGINE_H
-#include "hang/condwait.h"
+#include "core/core.h"
+#include "report/report.h"
+#include "locks/freegate.h"
+#include "locks/invalid.h"
+#include "locks/lazylock.h"
+#include "locks/lockdesc.h"
 #include "locks/locktab.h"
 #include "locks/lockgroup.h"
-#include "rcu/rcuhb.h"
-#include "core/rt_common.h"
+#include "locks/rcuhb.h"
 #include "locks/thread.h"
 #include <stddef.h>
 #include <stdint.h>
@@ -67,37 +71,11 @@ void rt_on_free(struct rt_thread *t, uintptr_t start, size_t len, uintptr_t pc);
  * held-lock records, never by reading the lock. */
 void rt_on_unmapped(struct rt_thread *t, uintptr_t start, size_t len, const char *what, uintptr_t pc);
 
-/* Condition variables: the wait releases and re-takes the mutex inside
- * libc, where no wrapper sees it. */
-/* owned_elsewhere: the mutex object itself says this thread owns it (taken
- * where the runtime did not see it, e.g. before it was set up). */
-void rt_on_cond_wait_begin(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, int owned_elsewhere, int timed,
-                           int shared, uintptr_t pc);
-/* cond-misuse: destroying a condition variable on which threads are
- * blocked (waiting and not yet released by a signal or broadcast). */
-void rt_report_cond_destroy_busy(struct rt_thread *t, struct rt_lock *c, uintptr_t pc);
-/* How a condition wait ended: as if signalled (0 from pthread_cond_wait);
- * by a timeout or cancellation (the mutex taken again all the same); or
- * failed at once (an error: the mutex was neither released nor taken). */
-enum { RT_WAIT_FAILED = -1, RT_WAIT_TIMEDOUT = 0, RT_WAIT_WOKEN = 1 };
-void rt_on_cond_wait_end(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, int how, uintptr_t pc);
-/* After a signal (all = 0) or broadcast (all = 1) of cond: the waiters it
- * released are no longer blocked, and cond may be destroyed (POSIX). */
-void rt_on_cond_released(struct rt_thread *t, uintptr_t cond, int all);
-/* Threads blocked on condvar c: in a wait and not released. */
-unsigned rt_cond_blocked(const struct rt_lock *c);
-
 /* The thread may block on lock from here until it is acquired (or the
  * attempt fails): the deadlock watchdog follows the wait. rt_on_lock_pre
  * does this itself; a thread that holds nothing calls it only when a
  * pthread_join could be waiting for it (a contended first lock). */
 void rt_on_lock_wait(struct rt_thread *t, struct rt_lock *lock, unsigned flags, uintptr_t pc);
-
-/* pthread_join: a wait for the thread whose pthread_t is handle to end,
- * which the deadlock watchdog follows like a wait for a lock that thread
- * holds (detect/hang/join.c). */
-void rt_on_join_begin(struct rt_thread *t, uintptr_t handle, int timed, uintptr_t pc);
-void rt_on_join_end(struct rt_thread *t);
 
 /* A thread ends: reports locks it still holds (lock-held-at-exit) and
  * checks its stack [stack_lo, stack_hi) like freed memory. */

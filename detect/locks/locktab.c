@@ -1,7 +1,6 @@
 #include "locks/locktab.h"
 #include "locks/freegate.h"
-#include "core/rt_alloc.h"
-#include "core/rt_common.h"
+#include "core/core.h"
 #include <stdbool.h>
 
 _Static_assert(sizeof(struct rt_lock) == 64, "a lock record is one cache line");

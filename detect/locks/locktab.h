@@ -3,8 +3,7 @@
  * which lets lookups run without locks: a reader validates what it found. */
 #ifndef RTDD_LOCKTAB_H
 #define RTDD_LOCKTAB_H
-#include "locks/linefilter.h"
-#include "core/stackdepot.h"
+#include "core/core.h"
 #include <stddef.h>
 #include <stdint.h>
 

@@ -3,8 +3,6 @@
 #include "locks/invalid.h"
 #include "locks/lockdesc.h"
 #include "report/report.h"
-#include "report/runtime.h"
-#include "report/unwind.h"
 #include <errno.h>
 
 static rt_stack_id here(void)

@@ -1,11 +1,8 @@
 #include "locks/rcu_private_read.h" /* before <rtdd/rcu.h> */
 #include "locks/thread.h"
-#include "rcu/rcuptr.h"
-#include "core/raw_syscall.h"
-#include <sys/syscall.h>
 #include "rcu/rcu.h"
-#include "core/rt_alloc.h"
-#include "core/rt_common.h"
+#include "core/core.h"
+#include <sys/syscall.h>
 #include <rtdd/rcu.h>
 #include <rtdd/rculist.h>
 

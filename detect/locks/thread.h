@@ -2,9 +2,8 @@
  * repeated lock/unlock of the same lock off shared memory. */
 #ifndef RTDD_THREAD_H
 #define RTDD_THREAD_H
-#include "core/cpu.h"
+#include "core/core.h"
 #include "locks/locktab.h"
-#include "core/stackdepot.h"
 #include <sched.h>
 #include <rtdd/rcu.h>
 #include <rtdd/rculist.h>

@@ -3,8 +3,6 @@
 #include "rcu/rcu.h"
 #include "locks/lockdesc.h"
 #include "report/report.h"
-#include "report/runtime.h"
-#include "report/unwind.h"
 
 /* A held lock that still exists (one freed meanwhile was reported then)
  * and that its holder's end leaves locked. A robust mutex is not: the

@@ -6,7 +6,7 @@
  * before F: the places of B and F together, in increasing order, are given
  * first to B's nodes, then to F's, each set keeping its internal order. */
 #include "order/graphorder.h"
-#include "core/rt_alloc.h"
+#include "core/core.h"
 
 struct go_link {
     struct go_node *node; /* in an out list, the target; in an in list, the source */

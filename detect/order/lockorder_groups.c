@@ -4,9 +4,9 @@
  * keeping a wide group's node as a remnant that its members' new edges
  * also reach. Graph lock held, except where said. */
 #include "order/lockorder_internal.h"
-#include "locks/lockgroup.h"
-#include "core/rt_common.h"
-#include "report/runtime.h"
+#include "locks/locks.h"
+#include "core/core.h"
+#include "report/report.h"
 #include <string.h>
 
 /* The key of the remnant node of l's split group, or 0. */

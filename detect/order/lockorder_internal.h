@@ -5,10 +5,9 @@
 #define RTDD_LOCKORDER_INTERNAL_H
 #include "order/feasible.h"
 #include "order/graphorder.h"
-#include "locks/locktab.h"
-#include "core/rt_common.h"
-#include "core/sleeplock.h"
-#include "locks/thread.h"
+#include "locks/locks.h"
+#include "core/core.h"
+#include "order/sleeplock.h"
 #include <stdint.h>
 
 /* The graph, shared by lockorder.c (the checks) and lockorder_groups.c

@@ -2,12 +2,9 @@
  * lockdep's text), and one that distinct threads cannot cover
  * (latent-lock-order, at exit). */
 #include "locks/locks.h"
-#include "locks/lockdesc.h"
 #include "order/lockorder_internal.h"
 #include "report/report.h"
-#include "core/rt_common.h"
-#include "report/runtime.h"
-#include "report/unwind.h"
+#include "core/core.h"
 #include "hang/hang.h"
 #include <string.h>
 

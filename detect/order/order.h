@@ -4,7 +4,7 @@
  * the thread blocks on it. */
 #ifndef RTDD_LOCKORDER_H
 #define RTDD_LOCKORDER_H
-#include "locks/thread.h"
+#include "locks/locks.h"
 #include <stdint.h>
 
 /* Was this held-lock sequence validated already, by this thread (the chain

@@ -6,10 +6,8 @@
 #ifndef RTDD_RCUCHECK_H
 #define RTDD_RCUCHECK_H
 #include "locks/locks.h"
-#include "locks/freegate.h"
-#include "locks/linefilter.h"
+#include "core/core.h"
 #include "rcu/rcuptr.h"
-#include "locks/thread.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -134,6 +132,8 @@ unsigned long rt_rcu_sections(void);
 /* A thread's counts move to the totals when its state is freed. */
 void rt_rcu_thread_gone(const struct rt_thread *t);
 unsigned long rt_rcu_migrated_sections(void);
+/* The exit summary's clause on them (rt_report_summary_hook). */
+void rt_rcu_summary(struct rt_buf *b);
 /* The watchdog's check of grace periods blocked longer than
  * rcu_stall_timeout_ms (INFO rcu-stall). */
 int rt_rcu_is_pseudo(const struct rt_lock *l);

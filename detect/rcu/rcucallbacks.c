@@ -5,8 +5,7 @@
 #include "rcu/rcucheck_internal.h"
 #include "locks/locks.h"
 #include "report/report.h"
-#include "core/rt_alloc.h"
-#include "core/rt_common.h"
+#include "core/core.h"
 
 /* Queued rcu_heads: head -> where and when queued. Not lossy: a head is
  * removed when its callback starts. */

@@ -1,10 +1,8 @@
 #include "rcu/rcu.h"
-#include "rcu/rcuhb.h"
-#include "rcu/rcucheck_internal.h"
 #include "locks/locks.h"
-#include "locks/lockdesc.h"
+#include "rcu/rcucheck_internal.h"
 #include "report/report.h"
-#include "core/rt_common.h"
+#include "core/core.h"
 #include <string.h>
 
 _Atomic uint64_t rt_rcu_line_clock[1u << RT_RCU_LINE_BITS];
@@ -688,6 +686,15 @@ unsigned long rt_rcu_migrated_sections(void)
 unsigned long rt_rcu_sections(void)
 {
     return all_counts().sections;
+}
+
+void rt_rcu_summary(struct rt_buf *b)
+{
+    struct counts c = all_counts();
+    if (c.sections)
+        rt_buf_printf(b, "; %lu RCU read sections, %lu of them migrated to another CPU (harmless: each unlock "
+                         "releases what its lock took)",
+                      c.sections, c.migrated);
 }
 
 void rt_rcucheck_after_fork(void)

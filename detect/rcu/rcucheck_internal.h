@@ -3,11 +3,9 @@
  * (grace-period waits) and rcucallbacks.c (call_rcu and its callbacks). */
 #ifndef RTDD_RCUCHECK_INTERNAL_H
 #define RTDD_RCUCHECK_INTERNAL_H
-#include "locks/freegate.h"
-#include "report/kinds.h"
+#include "locks/locks.h"
+#include "report/report.h"
 #include "rcu/rcu.h"
-#include "report/runtime.h"
-#include "report/unwind.h"
 #include <stdint.h>
 
 /* Read-mostly: written once, so the read side does not store to it. */

@@ -9,13 +9,11 @@
  * (they symbolize, walk the thread registry and may take the loader lock,
  * which a thread inside free() may hold). */
 #include "rcu/rcuptr_internal.h"
-#include "rcu/rcuhb.h"
-#include "rcu/rcuretired.h"
 #include "locks/locks.h"
-#include "report/modules.h"
+#include "rcu/rcuretired.h"
+#include "report/report.h"
 #include "rcu/rcucheck_internal.h"
-#include "core/raw_syscall.h"
-#include "core/rt_alloc.h"
+#include "core/core.h"
 #include <sys/syscall.h>
 #include <sys/uio.h>
 
@@ -40,12 +38,10 @@ struct location {
     rt_stack_id freed_stack;
 };
 
-_Atomic uint64_t rt_rcuptr_clock;
 /* Counts, per line, the pointers there and the values that point there, so
  * that a line is clear again once nothing tracked is near it: memory that
  * held published objects is reused for others, whose frees must stay cheap. */
 uint8_t rt_rcuptr_filter[RT_FILTER_LINES + RT_FILTER_PAD];
-_Atomic unsigned rt_rcuptr_tracked;
 _Atomic unsigned rt_rcuptr_dangling;
 _Atomic unsigned rt_rcu_qsbr_registered;
 _Atomic int rt_rcuptr_urcu_api;

@@ -18,8 +18,8 @@
  *    retired object (rcuretired.h) holds nothing published. */
 #ifndef RTDD_RCUPTR_H
 #define RTDD_RCUPTR_H
-#include "locks/linefilter.h"
-#include "locks/thread.h"
+#include "core/core.h"
+#include "locks/locks.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,14 +36,9 @@ enum rt_rcu_deref_form {
     RT_DEREF_PROTECTED_FAILED, /* rcu_dereference_protected(p, c) with c false */
 };
 
-/* Counts writes: a thread whose state was made at clock c came after
- * every write with a clock <= c. */
-extern _Atomic uint64_t rt_rcuptr_clock;
-
 /* Lines (linefilter.h) that hold a tracked pointer or what one points to
  * (a count per line): free() looks further only there. */
 extern uint8_t rt_rcuptr_filter[RT_FILTER_LINES + RT_FILTER_PAD];
-extern _Atomic unsigned rt_rcuptr_tracked; /* 0 until the first tracked pointer */
 
 /* A write of fresh into *slot, which held old (slot NULL: unknown,
  * nothing to track). */

@@ -4,8 +4,8 @@
 #ifndef RTDD_RCUPTR_INTERNAL_H
 #define RTDD_RCUPTR_INTERNAL_H
 #include "rcu/rcuptr.h"
-#include "core/stackdepot.h"
-#include "locks/thread.h"
+#include "core/core.h"
+#include "locks/locks.h"
 #include <stdint.h>
 
 #define PTR_LOCKS 4      /* locks remembered per access (the innermost) */

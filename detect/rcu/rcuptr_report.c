@@ -3,10 +3,8 @@
  * loader lock, which a thread inside free() may hold. */
 #include "rcu/rcuptr_internal.h"
 #include "locks/locks.h"
-#include "report/kinds.h"
-#include "locks/lockdesc.h"
-#include "rcu/rcucheck_internal.h"
 #include "report/report.h"
+#include "rcu/rcucheck_internal.h"
 struct tid_search { int tid, found; };
 static void match_tid(struct rt_thread *t, void *arg)
 {

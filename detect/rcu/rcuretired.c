@@ -1,6 +1,6 @@
 /* Retired RCU objects (rcuretired.h): a direct-mapped table of starts. */
 #include "rcu/rcuretired.h"
-#include "core/rt_common.h"
+#include "core/core.h"
 
 #define RETIRED_BITS 12
 #define RETIRED (1u << RETIRED_BITS)

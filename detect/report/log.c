@@ -1,7 +1,5 @@
 #include "report/log.h"
-#include "core/quietwrite.h"
-#include "core/rt_common.h"
-#include "core/rt_fmt.h"
+#include "core/core.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>

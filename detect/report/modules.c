@@ -1,6 +1,5 @@
 #include "report/modules.h"
-#include "core/rt_alloc.h"
-#include "core/rt_common.h"
+#include "core/core.h"
 #include <elf.h>
 #include <link.h>
 #include <string.h>

@@ -1,10 +1,7 @@
 #include "report/report.h"
 #include "report/log.h"
 #include "report/modules.h"
-#include "rcu/rcu.h"
-#include "core/rt_alloc.h"
-#include "core/rt_common.h"
-#include "core/rt_fmt.h"
+#include "core/core.h"
 #include "report/runtime.h"
 #include "report/symbolize.h"
 #include <fcntl.h>
@@ -592,6 +589,8 @@ unsigned rt_report_wait_in_flight(unsigned max_ms)
     return 0;
 }
 
+void (*rt_report_summary_hook)(struct rt_buf *b);
+
 void rt_report_exit_summary(int pid)
 {
     /* A server's children and the programs it execs (a CGI request each)
@@ -630,11 +629,8 @@ void rt_report_exit_summary(int pid)
     if (lost)
         rt_buf_printf(&b, "; %lu report%s could not be written anywhere (%s)", lost, lost == 1 ? "" : "s",
                       strerror(lost_errno));
-    unsigned long sections = rt_rcu_sections();
-    if (sections)
-        rt_buf_printf(&b, "; %lu RCU read sections, %lu of them migrated to another CPU (harmless: each unlock "
-                          "releases what its lock took)",
-                      sections, rt_rcu_migrated_sections());
+    if (rt_report_summary_hook)
+        rt_report_summary_hook(&b);
     rt_buf_putc(&b, '\n');
     rt_spin_lock(&write_lock);
     rt_log_write(b.data, b.len);

@@ -3,8 +3,15 @@
  * and written with one write(2). */
 #ifndef RTDD_REPORT_H
 #define RTDD_REPORT_H
+#include "core/core.h"
+#include "report/demangle.h"
 #include "report/kinds.h"
-#include "core/stackdepot.h"
+#include "report/log.h"
+#include "report/modules.h"
+#include "report/runtime.h"
+#include "report/suppress.h"
+#include "report/symbolize.h"
+#include "report/unwind.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +44,10 @@ void rt_report_fatal(struct rt_report *r);
 /* A report of a kind whose severity an option raises (hang_severity). */
 void rt_report_set_severity(struct rt_report *r, enum rt_severity severity);
 extern void (*rt_fatal_exit_hook)(int code);
+/* What a subsystem above report/ adds to the exit summary ("; ..."), set
+ * by the preload layer (rcu/'s read-section counts, rt_rcu_summary); NULL:
+ * nothing. A hook, so that report/ calls nothing above it. */
+extern void (*rt_report_summary_hook)(struct rt_buf *b);
 
 unsigned long rt_report_count(enum rt_kind kind);
 unsigned long rt_report_errors(void);

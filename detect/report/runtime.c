@@ -1,5 +1,5 @@
 #include "report/runtime.h"
-#include "core/cpu.h"
+#include "core/core.h"
 #include "report/log.h"
 
 struct rt_options rt_opt;

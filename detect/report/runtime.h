@@ -1,7 +1,7 @@
 /* The runtime's configuration: options, log, suppressions. */
 #ifndef RTDD_RUNTIME_H
 #define RTDD_RUNTIME_H
-#include "core/options.h"
+#include "core/core.h"
 #include "report/suppress.h"
 
 extern struct rt_options rt_opt;

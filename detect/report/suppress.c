@@ -1,6 +1,6 @@
 #include "report/suppress.h"
 #include "report/kinds.h"
-#include "core/rt_alloc.h"
+#include "core/core.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>

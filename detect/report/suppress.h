@@ -3,7 +3,7 @@
  * starts a comment. The same format serves runtime and analyser. */
 #ifndef RTDD_SUPPRESS_H
 #define RTDD_SUPPRESS_H
-#include "core/rt_fmt.h"
+#include "core/rt_fmt.h" /* not core.h: tools/ builds this with clang, which refuses core.h's atomics */
 #include <stddef.h>
 
 struct rt_suppressions;

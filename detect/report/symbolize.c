@@ -1,8 +1,7 @@
 #include "report/symbolize.h"
 #include "report/modules.h"
 #include "report/demangle.h"
-#include "core/rt_alloc.h"
-#include "core/rt_common.h"
+#include "core/core.h"
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>

@@ -3,7 +3,7 @@
  * seen for the first time, a new lock-order edge. */
 #ifndef RTDD_UNWIND_H
 #define RTDD_UNWIND_H
-#include "core/stackdepot.h"
+#include "core/core.h"
 #include <stdint.h>
 
 /* Leading frames whose pc lies in [lo, hi) — the runtime's own code — are

@@ -1,8 +1,6 @@
 #include "check_main.h"
 #include "detect/suites.h"
-#include "report/log.h"
 #include "report/report.h"
-#include "report/runtime.h"
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>

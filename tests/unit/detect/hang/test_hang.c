@@ -5,7 +5,6 @@
 #include "detect/suites.h"
 #include "locks/locks.h"
 #include "report/report.h"
-#include "report/runtime.h"
 #include "hang/hang.h"
 #include <string.h>
 #include <unistd.h>

@@ -4,7 +4,7 @@
 #include "detect/suites.h"
 #include "locks/locks.h"
 #include "locks/lazylock.h"
-#include "locks/linefilter.h"
+#include "core/core.h"
 #include "report/report.h"
 #include <pthread.h>
 #include <stdlib.h>

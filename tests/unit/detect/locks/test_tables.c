@@ -2,10 +2,9 @@
 #include "detect/suites.h"
 #include "locks/freegate.h"
 #include "locks/locktab.h"
-#include "core/rt_alloc.h"
-#include "core/stackdepot.h"
+#include "core/core.h"
 #include "locks/thread.h"
-#include "report/unwind.h"
+#include "report/report.h"
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>

@@ -2,10 +2,9 @@
  * lockdep's selftest patterns and the cases that must stay silent. */
 #include "detect/suites.h"
 #include "locks/locks.h"
-#include "locks/lockdesc.h"
 #include "order/order.h"
 #include "report/report.h"
-#include "core/sleeplock.h"
+#include "order/sleeplock.h"
 #include "hang/hang.h"
 #include <pthread.h>
 #include <stdio.h>

@@ -1,7 +1,6 @@
 /* RCU checking driven with plain calls, as the hooks and wrappers make them. */
 #include "detect/suites.h"
 #include "locks/locks.h"
-#include "locks/freegate.h"
 #include "rcu/rcu.h"
 #include "report/report.h"
 #include <pthread.h>

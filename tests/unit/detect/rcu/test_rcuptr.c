@@ -5,8 +5,7 @@
 #include "locks/locks.h"
 #include "rcu/rcu.h"
 #include "rcu/rcuptr.h"
-#include "hang/condwait.h"
-#include "report/runtime.h"
+#include "hang/hang.h"
 #include "report/report.h"
 #include <stdlib.h>
 #include <string.h>

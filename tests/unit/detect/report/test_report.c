@@ -2,7 +2,7 @@
 #include "detect/suites.h"
 #include "report/log.h"
 #include "report/modules.h"
-#include "core/quietwrite.h"
+#include "core/core.h"
 #include "report/report.h"
 #include "report/runtime.h"
 #include "report/symbolize.h"

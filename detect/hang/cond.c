@@ -8,12 +8,9 @@
  * mutex and return, is not blocked (compiler-rt's cond_destruction). So
  * each record counts its waiters and, of them, those not yet released: a
  * signal releases one, a broadcast all that are counted then. */
+#include "hang/hang.h"
 #include "locks/locks.h"
-#include "locks/invalid.h"
-#include "locks/lockdesc.h"
 #include "report/report.h"
-#include "report/runtime.h"
-#include "report/unwind.h"
 
 static const struct rt_held *held_entry(const struct rt_thread *t, uintptr_t addr, unsigned *index)
 {

@@ -10,9 +10,13 @@
  * paths, a test of a byte (below). */
 #ifndef RTDD_RCUHB_H
 #define RTDD_RCUHB_H
-#include "rcu/rcuptr.h"
 #include "locks/thread.h"
 #include <stdint.h>
+
+/* Counts RCU pointer writes (rcu/rcuptr.c): a thread whose state was made
+ * at clock c came after every write with a clock <= c. */
+extern _Atomic uint64_t rt_rcuptr_clock;
+extern _Atomic unsigned rt_rcuptr_tracked; /* 0 until the first tracked pointer */
 
 /* t (a poster, signaller, or exiting thread) releases into object obj. */
 void rt_rcuhb_release_slow(struct rt_thread *t, uintptr_t obj);

@@ -1,9 +1,9 @@
 /* Happens-before for RCU pointer updates (rcuhb.h). Objects' knowledge is
  * kept in a small table keyed by address: lossy (a full probe sequence
  * overwrites), which can only make an ordering unknown, never invent one. */
-#include "rcu/rcuhb.h"
-#include "core/rt_common.h"
-#include "report/runtime.h"
+#include "locks/rcuhb.h"
+#include "core/core.h"
+#include "report/report.h"
 
 #define OBJ_BITS 9
 #define OBJS (1u << OBJ_BITS)
@@ -96,6 +96,8 @@ void rt_rcuhb_acquire_slow(struct rt_thread *t, uintptr_t obj)
 }
 
 _Atomic uint64_t rt_rcuhb_lock_pubs;
+_Atomic uint64_t rt_rcuptr_clock;
+_Atomic unsigned rt_rcuptr_tracked;
 
 /* A lock's id is never reused: its key is odd, so never an object's address. */
 static uintptr_t lock_key(uint64_t id)

@@ -8,8 +8,7 @@
 #include <linux/futex.h>
 #include <sys/syscall.h>
 
-#include "core/raw_syscall.h"
-#include "core/rt_common.h"
+#include "core/core.h"
 
 typedef struct {
     _Atomic int state;     /* 0 free, 1 held, 2 held and a waiter may sleep */
