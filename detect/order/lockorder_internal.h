@@ -87,6 +87,17 @@ struct cycle_copy {
     struct cycle_edge e[MAX_CYCLE + 1];
 };
 
+/* The search for a path to -> ... -> from that, with the new edge
+ * from -> to, closes a cycle that can deadlock (lockorder_search.c).
+ * Returns its number of edges (0: none); lo_copy_cycle copies it out. A
+ * path no set of distinct threads covers is kept in lo_latent_found
+ * (lo_latent_len edges) while the search goes on. Graph lock held. */
+unsigned lo_find_cycle(struct lo_node *from, struct lo_node *to, int new_src_read, int new_dst_recursive,
+                       const uint64_t *gates, unsigned ngates, const struct rt_threadset *closing);
+void lo_copy_cycle(struct cycle_copy *c, unsigned len);
+extern struct cycle_copy lo_latent_found;
+extern unsigned lo_latent_len;
+
 /* The same for every edge that closes the same cycle. */
 uint64_t lo_cycle_key(const struct cycle_copy *c);
 /* The acquisition of lock by t, holding h, closes the chain c (a feasible

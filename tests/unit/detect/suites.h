@@ -23,6 +23,7 @@ Suite *condwait_suite(void);
 Suite *rcuptr_suite(void);
 Suite *lazylock_suite(void);
 Suite *hang_suite(void);
+Suite *watchdog_suite(void);
 Suite *shared_suite(void);
 /* Points the runtime's reports at a fresh temporary file; returns its path. */
 const char *test_log_setup(const char *extra_options);
