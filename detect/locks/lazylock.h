@@ -1,4 +1,4 @@
-/* Mutexes initialized without a lock record (locks.c makes one when a lock
+/* Mutexes initialized without a lock record (lookup.c makes one when a lock
  * is first nested, waited for, used a second time, reported or looked up).
  * A million mutexes each initialized and taken once would otherwise cost a
  * 64-byte record apiece, and on this machine every fresh 4 KiB page costs
