@@ -5,7 +5,6 @@
 #include "locks/freegate.h"
 #include "locks/lazylock.h"
 #include "locks/lockdesc.h"
-#include "order/order.h"
 #include "report/report.h"
 
 _Atomic unsigned rt_free_checks;
