@@ -1,6 +1,5 @@
 /* The entry points include/rtdd/annotate.h finds with dlsym. */
 #include "interpose.h"
-#include "annotated.h"
 
 RTI_EXPORT void rtdd_annotate_lock_name(void *lock, const char *name)
 {

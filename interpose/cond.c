@@ -43,7 +43,7 @@ static int cond_shared(const void *c)
     rti_guard--;                                                                \
     return r
 
-/* How the wait ended (engine.h): an error other than a timeout (or a
+/* How the wait ended (detect/locks/locks.h): an error other than a timeout (or a
  * robust mutex's dead owner) returned before the mutex was released. */
 #define PTHREAD_WAIT_HOW(r) \
     ((r) == 0 ? RT_WAIT_WOKEN : (r) == ETIMEDOUT || (r) == EOWNERDEAD ? RT_WAIT_TIMEDOUT : RT_WAIT_FAILED)
@@ -67,7 +67,7 @@ RTI_EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clo
 }
 
 /* Signals and broadcasts: who wakes the condition's waiters, and with
- * which locks (detect/condwait.c). */
+ * which locks (detect/hang/condwait.c). */
 /* A condvar's signal or broadcast, and then the waiters it released
  * (counted after the call: a waiter it woke was counted before). */
 #define COND_SIGNAL_BODY(c, all, real_call)                                     \

@@ -1,20 +1,12 @@
 /* Setting the runtime up once, threads coming and going, fork and exit. */
 #include "interpose.h"
-#include "freegate.h"
+#include "locks/locks.h"
 #include "fastlock.h"
-#include "log.h"
-#include "modules.h"
-#include "quietwrite.h"
-#include "rt_alloc.h"
-#include "report.h"
-#include "runtime.h"
-#include "symbolize.h"
-#include "threadends.h"
-#include "lazylock.h"
-#include "lockorder.h"
-#include "rcucheck.h"
-#include "unwind.h"
-#include "watchdog.h"
+#include "report/report.h"
+#include "core/core.h"
+#include "order/order.h"
+#include "rcu/rcu.h"
+#include "hang/hang.h"
 #include <dlfcn.h>
 #include <link.h>
 #include <signal.h>
@@ -244,6 +236,7 @@ static void setup(void)
     pthread_key_create(&thread_key, thread_exit);
     rt_watchdog_start_hook = start_watchdog;
     rt_fatal_exit_hook = fatal_exit;
+    rt_report_summary_hook = rt_rcu_summary;
     rti_fastlock_init();
     pthread_atfork(fork_prepare, fork_parent, fork_child);
     atexit(at_exit);

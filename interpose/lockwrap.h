@@ -63,7 +63,7 @@
 
 /* The blocking call of a lock wrapper. A thread that holds nothing has
  * had nothing checked before it (the bodies above), but a pthread_join may
- * wait for it (detect/join.c): when a peek at the lock word (busy, one
+ * wait for it (detect/hang/join.c): when a peek at the lock word (busy, one
  * relaxed load) says the call will likely block, the wait is shown to the
  * deadlock watchdog first. A wrong guess costs a report nothing: a wait
  * shown for a call that did not block is withdrawn when it returns, and

@@ -1,5 +1,5 @@
 /* Semaphores: sem_wait is a wait that some sem_post ends, followed like a
- * condition wait (detect/condwait.c). glibc's sem_t is a 64-bit value word
+ * condition wait (detect/hang/condwait.c). glibc's sem_t is a 64-bit value word
  * and then its futex sharing word: 0 for a private semaphore, 128 for a
  * process-shared or named one (seen on glibc 2.36: sem_init with pshared
  * 0 and 1). */

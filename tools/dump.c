@@ -3,7 +3,7 @@
  * (no watchdog thread yet: a program that never made a thread), shows what
  * /proc says of each thread. */
 #include "cli.h"
-#include "lockdump.h"
+#include "hang/lockdump.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -22,7 +22,7 @@ mkdir -p "$work/lib"
 [ "$work/lib/libpeer_annotations.so" -nt "$here/compat/annotations.c" ] ||
     gcc -shared -fPIC -O1 -o "$work/lib/libpeer_annotations.so" "$here/compat/annotations.c"
 
-info_kinds=$(sed -n 's/^RT_KIND([A-Z0-9_]*, *"\([^"]*\)", *INFO,.*/\1/p' "$here/../../detect/kinds.def")
+info_kinds=$(sed -n 's/^RT_KIND([A-Z0-9_]*, *"\([^"]*\)", *INFO,.*/\1/p' "$here/../../detect/report/kinds.def")
 is_info() { printf '%s\n' $info_kinds | grep -qx -- "$1"; }
 
 # The rows: suite, test, source, args, class, exit, verdict, state (comments and blank lines dropped).
