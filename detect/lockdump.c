@@ -47,7 +47,8 @@ static void dump_thread(struct rt_thread *t, void *arg)
         rt_report_stack(r, t->wait_stack, "%s/%d waits in pthread_join, at:", comm, t->tid);
     } else if (ev) {
         rt_lock_describe(ev, __atomic_load_n(&ev->addr, __ATOMIC_RELAXED), desc, sizeof desc);
-        rt_report_stack(r, t->wait_stack, "%s/%d waits on %s %s, at:", comm, t->tid,
+        rt_report_stack(r, t->wait_stack, "%s/%d %s %s %s, at:", comm, t->tid,
+                        t->event_destroy ? "waits in pthread_cond_destroy of" : "waits on",
                         ev->type == RT_LOCK_SEM ? "semaphore" : "condition variable", desc);
     } else {
         rt_thread_activity(t->tid, act, sizeof act);

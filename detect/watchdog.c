@@ -108,6 +108,7 @@ static void take_snapshot(struct rt_thread *t, void *arg)
     if (!s->waiting_for && !s->joining && (s->event = __atomic_load_n(&t->event_waiting, __ATOMIC_ACQUIRE))) {
         s->event_id = t->event_waiting_id;
         s->event_shared = t->event_shared;
+        s->event_destroy = t->event_destroy;
     }
     s->waiting_id = s->waiting_for ? __atomic_load_n(&s->waiting_for->id, __ATOMIC_RELAXED) : 0;
     s->rcu_enter_clock = rt_rcu_enter_clock(t);
@@ -230,6 +231,18 @@ static int signaller_of(const struct snap *s)
     return pick;
 }
 
+/* pthread_cond_destroy waits (in glibc) until the threads blocked on the
+ * condition have left it: for one of them; -1 when none is known. */
+static int cond_waiter_of(const struct snap *s)
+{
+    unsigned self = (unsigned)(s - wd_snaps);
+    for (unsigned i = 0; i < wd_nsnaps; i++)
+        if (i != self && wd_snaps[i].event == s->event && wd_snaps[i].event_id == s->event_id &&
+            !wd_snaps[i].event_destroy)
+            return (int)i;
+    return -1;
+}
+
 /* Holders by lock: an open-addressed table of wd_held_pool indices + 1. */
 static unsigned *holders;
 static unsigned holders_mask;
@@ -279,7 +292,7 @@ int wd_holder_of(const struct snap *s)
 {
     unsigned self = (unsigned)(s - wd_snaps);
     if (s->event)
-        return signaller_of(s);
+        return s->event_destroy ? cond_waiter_of(s) : signaller_of(s);
     if (s->joining) {
         for (unsigned i = 0; i < wd_nsnaps; i++)
             if (i != self && wd_snaps[i].handle == s->joining)
