@@ -50,6 +50,25 @@ static int read_small(const char *path, char *buf, size_t cap)
     return 0;
 }
 
+/* The answer: a regular file of the program's user (not a fifo that would
+ * hold us, not a link), its text made printable. */
+static int read_answer(const char *path, char *buf, size_t cap)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    ssize_t n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, buf, cap - 1) : -1;
+    close(fd);
+    if (n < 0)
+        return -1;
+    buf[n] = 0;
+    for (char *p = buf; *p; p++)
+        if ((*p < ' ' && *p != '\n') || *p == 0x7f)
+            *p = '?';
+    return 0;
+}
+
 /* A pid is digits only and fits a pid_t: "4294967297" is not pid 1. */
 static int parse_pid(const char *s, int *pid)
 {
@@ -217,12 +236,22 @@ static void sleep_ms(unsigned ms)
     nanosleep(&ts, NULL);
 }
 
-/* The request directory, made if need be: the program's user's, 0700. */
+/* The request directory, made if need be: the program's user's, 0700.
+ * Made by root for another user only in a shared temporary directory
+ * (sticky): the program's own mount namespace is its user's to shape. */
 static int make_dir(const char *dir, long uid, long gid)
 {
     struct stat st;
+    if (geteuid() != (uid_t)uid) {
+        char parent[128];
+        snprintf(parent, sizeof parent, "%.*s", (int)(strrchr(dir, '/') - dir), dir);
+        if (lstat(parent, &st) != 0 || !S_ISDIR(st.st_mode) || !(st.st_mode & S_ISVTX)) {
+            errno = EPERM;
+            return -1;
+        }
+    }
     if (mkdir(dir, 0700) == 0) {
-        if (geteuid() != (uid_t)uid && chown(dir, (uid_t)uid, (gid_t)gid) != 0)
+        if (geteuid() != (uid_t)uid && lchown(dir, (uid_t)uid, (gid_t)gid) != 0)
             return -1;
     } else if (errno != EEXIST) {
         return -1;
@@ -349,7 +378,7 @@ int rtdd_dump_main(int argc, char **argv)
     int answered = 0, why = 0; /* why: 1 exited, 2 stopped */
     char text[1024];
     for (int waited = 0; waited < WAIT_MS; waited += POLL_MS) {
-        if (read_small(ans, text, sizeof text) == 0 && text[0]) {
+        if (read_answer(ans, text, sizeof text) == 0 && text[0]) {
             answered = 1;
             break;
         }

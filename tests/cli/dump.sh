@@ -43,7 +43,7 @@ start() {
 finish() {
     local fd=${fds[$1]}
     exec {fd}>&-
-    wait "${runner_of[$1]}"
+    { wait "${runner_of[$1]}"; } 2>/dev/null
 }
 
 # A pid is digits that fit a pid_t: 4294967297 is not pid 1.
@@ -134,6 +134,20 @@ if [ -n "$prog" ]; then
     [ $st = 1 ] && grep -q "process $prog exited before it answered" "$work/out" ||
         { complain "exited: exit $st"; show "$work/out"; }
 fi
+# A watchdog that cannot write the dump (its log, stderr, is a pipe nobody
+# reads, and full): said after the wait, with what the watchdog is doing.
+mkfifo "$work/stuck.err"
+exec {hold}<>"$work/stuck.err"
+start stuck stuck "$rtdd" run --log-path=stderr -- "$target" stuck
+if [ -n "$prog" ]; then
+    "$rtdd" dump "$prog" >"$work/out" 2>&1; st=$?
+    [ $st = 1 ] && grep -q "its watchdog thread (rtdd-watchdog/[0-9]*) runs but is busy: it is in write(2) on fd 2" "$work/out" ||
+        { complain "busy watchdog: exit $st"; show "$work/out"; }
+    kill -9 "$prog"
+    finish stuck
+fi
+exec {hold}>&-
+
 # Nothing left behind in /tmp by the answered and the failed requests.
 for p in "${asked[@]}"; do
     [ -e "/tmp/rtdd-dump.$p" ] && { complain "request directory /tmp/rtdd-dump.$p left behind"; ls -la "/tmp/rtdd-dump.$p"; }

@@ -2,7 +2,9 @@
  * ends, then exiting 0. It says "ready" on stdout once set up.
  *   wait      a thread holds a lock and reads stdin; another waits for the lock
  *   idle      a thread ran and ended (the watchdog runs); main reads stdin, holds nothing
- *   nothread  main reads stdin, no thread ever made: no watchdog */
+ *   nothread  main reads stdin, no thread ever made: no watchdog
+ *   stuck     a thread writes to stderr until it blocks (a pipe nobody reads): so
+ *             does the watchdog when it writes a dump there (log_path=stderr) */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -38,6 +40,15 @@ static void *waiter(void *arg)
 
 static void *nothing(void *arg) { return arg; }
 
+static void *flood(void *arg)
+{
+    static const char line[] = "filling stderr, which nobody reads\n";
+    (void)arg;
+    for (;;)
+        if (write(2, line, sizeof line - 1) < 0)
+            return NULL;
+}
+
 static void ready(void)
 {
     printf("ready\n");
@@ -59,6 +70,10 @@ int main(int argc, char **argv)
     } else if (!strcmp(mode, "idle")) {
         pthread_create(&a, NULL, nothing, NULL);
         pthread_join(a, NULL);
+        ready();
+        until_eof();
+    } else if (!strcmp(mode, "stuck")) {
+        pthread_create(&a, NULL, flood, NULL);
         ready();
         until_eof();
     } else {
