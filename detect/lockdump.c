@@ -172,9 +172,9 @@ static int write_dump(uint64_t now_ms, int pid, const char **why)
     d.threads = d.nknown = d.waiting = 0;
     rt_thread_for_each(dump_thread, &d);
     dump_unknown_threads(&d);
-    rt_report_text(r, "%u threads. Stacks are where each wait began and where each lock was taken; a thread that "
+    rt_report_text(r, "%u thread%s. Stacks are where each wait began and where each lock was taken; a thread that "
                       "waits for no lock is shown by its state in /proc.",
-                   d.threads);
+                   d.threads, d.threads == 1 ? "" : "s");
     if (!d.waiting) {
         /* No wait, no stack: the SUMMARY says so, and names the program. */
         char comm[32];
@@ -210,7 +210,7 @@ int rt_lockdump_poll(uint64_t now_ms)
         rt_buf_init(&t, text, sizeof text);
         if (threads >= 0) {
             rt_log_describe(where, sizeof where);
-            rt_buf_printf(&t, "lock dump of %d threads written to %s\n", threads, where);
+            rt_buf_printf(&t, "lock dump of %d thread%s written to %s\n", threads, threads == 1 ? "" : "s", where);
         } else {
             rt_buf_printf(&t, "no lock dump written: %s\n", why);
         }

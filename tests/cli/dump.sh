@@ -60,7 +60,7 @@ if [ -n "$prog" ]; then
     for i in 1 2 3 4; do "$rtdd" dump "$prog" >"$work/concurrent.$i" 2>&1 & askers+=($!); done
     for i in 1 2 3 4; do
         wait "${askers[$((i - 1))]}"; st=$?
-        [ $st = 0 ] && grep -q "^pid $prog: lock dump of [0-9]* threads written to $work/w.log" "$work/concurrent.$i" ||
+        [ $st = 0 ] && grep -q "^pid $prog: lock dump of [0-9]* threads\? written to $work/w.log" "$work/concurrent.$i" ||
             { complain "concurrent dump $i: exit $st, no answer of its own"; show "$work/concurrent.$i"; }
     done
     grep -q '^INFO: lock dump of process' "$work/w.log" || complain "concurrent: the log has no dump"
@@ -104,7 +104,7 @@ if [ "$(id -u)" = 0 ] && unshare -m --propagation private true 2>/dev/null; then
         'mount -t tmpfs rtdd-private-tmp /tmp && exec "$0" run --log-path=stderr -- "$1" idle' "$rtdd" "$target"
     if [ -n "$prog" ]; then
         "$rtdd" dump "$prog" >"$work/out" 2>&1; st=$?
-        [ $st = 0 ] && grep -q "^pid $prog: lock dump of [0-9]* threads written to its stderr" "$work/out" ||
+        [ $st = 0 ] && grep -q "^pid $prog: lock dump of [0-9]* threads\? written to its stderr" "$work/out" ||
             { complain "private /tmp: exit $st, no answer"; show "$work/out"; }
         finish ns
         grep -q '^INFO: lock dump of process' "$work/ns.err" || { complain "private /tmp: no dump in its log"; show "$work/ns.err"; }
