@@ -158,9 +158,10 @@ int wd_waits_for_lock(const struct snap *s)
 
 /* The rule: the watchdog ends a run only for a deadlock it can prove from
  * what it knows. A report's participants are threads blocked in waits the
- * runtime models (lock calls, joins, condition and semaphore waits, grace
- * periods): a thread doing anything else ends every chain of waits, so no
- * cycle and no "all blocked" report can include it. Each participant waits
+ * runtime models (lock calls, joins, condition and semaphore waits, a
+ * pthread_cond_destroy waiting for a condition's waiters, grace periods):
+ * a thread doing anything else ends every chain of waits, so no cycle and
+ * no "all blocked" report can include it. Each participant waits
  * for a holder (or the only known signallers) blocked in this process, or
  * for a lock whose holder is known to be gone. What is left to judge is
  * the wait itself: one with a timeout may end; a robust mutex is handed on
