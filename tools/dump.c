@@ -307,6 +307,11 @@ int rtdd_dump_main(int argc, char **argv)
         fprintf(stderr, "rtdd dump: there is no process %d\n", pid);
         return 2;
     }
+    struct pstate first = proc_state(pid);
+    if (first.state != '?' && gone(pid, &first)) {
+        fprintf(stderr, "rtdd dump: process %d has exited (a zombie its parent has not reaped yet)\n", pid);
+        return 2;
+    }
     int rt = runs_rtdd(pid), rt_errno = errno;
     if (rt == 0) {
         /* `rtdd run` itself: its program is its child. */
@@ -333,7 +338,7 @@ int rtdd_dump_main(int argc, char **argv)
         fprintf(stderr, "rtdd dump: process %d does not run under rtdd (librtdd.so is not loaded in it)\n", pid);
         return 2;
     }
-    struct pstate first = proc_state(pid);
+    first = proc_state(pid); /* of the program, not of `rtdd run` */
     int wd = watchdog_tid(pid);
     char st = stopped(pid, wd);
     if (st) {

@@ -53,6 +53,18 @@ for bad in 4294967297 0 -1 12x ''; do
         { complain "dump '$bad': exit $st, expected 2 and 'is not a process id'"; show "$work/out"; }
 done
 
+# A process that has exited (a zombie nobody reaps: sleep does not) cannot be asked.
+sh -c 'true & exec sleep 30' &
+reaper=$!; runners+=($reaper); zombie=""
+for _ in $(seq 400); do
+    read -r zombie _ <"/proc/$reaper/task/$reaper/children" 2>/dev/null
+    [ -n "$zombie" ] && grep -q '^State:.Z' "/proc/$zombie/status" 2>/dev/null && break
+    sleep 0.05
+done
+"$rtdd" dump "$zombie" >"$work/out" 2>&1; st=$?
+[ $st = 2 ] && grep -q "process $zombie has exited" "$work/out" || { complain "zombie: exit $st"; show "$work/out"; }
+kill "$reaper"; { wait "$reaper"; } 2>/dev/null
+
 # Four dumps at once: four answers (one request each), and the log has the dump.
 start w wait
 if [ -n "$prog" ]; then
