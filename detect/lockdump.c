@@ -20,14 +20,26 @@ struct dump {
     uint64_t now;
     unsigned threads, nknown;
     unsigned waiting; /* threads shown waiting: the first one's stack is the SUMMARY's */
+    int pass;         /* 0: the threads that wait for a lock, listed first; 1: the others */
     int known[KNOWN_TIDS]; /* the registry's threads, to find the others in /proc */
 };
+
+static int listed(const struct dump *d, int tid)
+{
+    for (unsigned k = 0; k < d->nknown; k++)
+        if (d->known[k] == tid)
+            return 1;
+    return 0;
+}
 
 static void dump_thread(struct rt_thread *t, void *arg)
 {
     struct dump *d = arg;
     struct rt_report *r = d->r;
     char comm[32], desc[512], act[256];
+    /* A lock wait first: the SUMMARY names it, whatever the registry's order. */
+    if (d->pass == 0 ? !__atomic_load_n(&t->waiting_for, __ATOMIC_ACQUIRE) : listed(d, t->tid))
+        return;
     rt_thread_comm(t->tid, comm, sizeof comm);
     d->threads++;
     if (d->nknown < KNOWN_TIDS)
@@ -170,7 +182,8 @@ static int write_dump(uint64_t now_ms, int pid, const char **why)
     d.r = r;
     d.now = now_ms;
     d.threads = d.nknown = d.waiting = 0;
-    rt_thread_for_each(dump_thread, &d);
+    for (d.pass = 0; d.pass < 2; d.pass++)
+        rt_thread_for_each(dump_thread, &d);
     dump_unknown_threads(&d);
     rt_report_text(r, "%u thread%s. Stacks are where each wait began and where each lock was taken; a thread that "
                       "waits for no lock is shown by its state in /proc.",
