@@ -111,12 +111,26 @@ RTI_EXPORT int pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *at
     return rti_after_init(rti_real.cond_init(c, attr), (uintptr_t)c, RT_LOCK_COND, RTI_CALLER());
 }
 
+/* glibc's destroy waits for the threads blocked on the condition: then it
+ * is a wait the watchdog follows, until it returns. */
 RTI_EXPORT int pthread_cond_destroy(pthread_cond_t *c)
 {
     if (unlikely(!rti_resolved()))
         return 0;
-    rti_before_destroy((uintptr_t)c, RTI_CALLER());
-    return rti_real.cond_destroy(c);
+    uintptr_t pc = RTI_CALLER();
+    struct rt_thread *t = rti_enter();
+    int waits = 0;
+    if (t) {
+        waits = rt_on_cond_destroy_begin(t, (uintptr_t)c, cond_shared(c), pc);
+        rti_leave();
+    }
+    int r = rti_real.cond_destroy(c);
+    if (waits) {
+        rti_guard++;
+        rt_on_cond_destroy_end(t, (uintptr_t)c, pc);
+        rti_guard--;
+    }
+    return r;
 }
 
 RTI_EXPORT int cnd_wait(cnd_t *c, mtx_t *m)

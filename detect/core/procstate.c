@@ -31,12 +31,15 @@ static const char *syscall_name(long nr)
     return NULL;
 }
 
-static int read_proc(int tid, const char *what, char *buf, size_t cap)
+static int read_proc(int pid, int tid, const char *what, char *buf, size_t cap)
 {
     char path[96];
     struct rt_buf b;
     rt_buf_init(&b, path, sizeof path);
-    rt_buf_printf(&b, "/proc/self/task/%d/%s", tid, what);
+    if (pid)
+        rt_buf_printf(&b, "/proc/%d/task/%d/%s", pid, tid, what);
+    else
+        rt_buf_printf(&b, "/proc/self/task/%d/%s", tid, what);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return -1;
@@ -50,11 +53,45 @@ static int read_proc(int tid, const char *what, char *buf, size_t cap)
 
 void rt_thread_activity(int tid, char *out, size_t cap)
 {
+    rt_task_activity(0, tid, out, cap);
+}
+
+char rt_task_state(int pid, int tid)
+{
+    char text[512];
+    if (read_proc(pid, tid, "stat", text, sizeof text) < 0)
+        return '?';
+    const char *paren = strrchr(text, ')'); /* the name in brackets may hold anything */
+    return paren && paren[1] == ' ' && paren[2] ? paren[2] : '?';
+}
+
+static const char *state_name(char state)
+{
+    switch (state) {
+    case 'R': return "running";
+    case 'S': return "sleeping";
+    case 'D': return "in an uninterruptible sleep";
+    case 'T': return "stopped (SIGSTOP, SIGTSTP)";
+    case 't': return "stopped by a debugger";
+    case 'Z': return "a zombie (it has exited)";
+    case 'X': return "dead";
+    default: return NULL;
+    }
+}
+
+void rt_task_activity(int pid, int tid, char *out, size_t cap)
+{
     struct rt_buf b;
     rt_buf_init(&b, out, cap);
-    char text[256];
-    if (read_proc(tid, "syscall", text, sizeof text) < 0) {
-        rt_buf_puts(&b, "its state could not be read");
+    char text[256], state = rt_task_state(pid, tid);
+    /* A stopped thread still shows the call it sits in: say both. */
+    if (state == 'T' || state == 't')
+        rt_buf_printf(&b, "it is %s; ", state_name(state));
+    if (read_proc(pid, tid, "syscall", text, sizeof text) < 0) {
+        if (state_name(state) && state != 'T' && state != 't')
+            rt_buf_printf(&b, "it is %s (its system call could not be read)", state_name(state));
+        else
+            rt_buf_puts(&b, "its system call could not be read");
         return;
     }
     if (!strncmp(text, "running", 7)) {
@@ -77,14 +114,14 @@ void rt_thread_activity(int tid, char *out, size_t cap)
     else
         rt_buf_printf(&b, "it is in system call %ld", nr);
     char wchan[64];
-    if (read_proc(tid, "wchan", wchan, sizeof wchan) == 0 && wchan[0] && strcmp(wchan, "0"))
+    if (read_proc(pid, tid, "wchan", wchan, sizeof wchan) == 0 && wchan[0] && strcmp(wchan, "0"))
         rt_buf_printf(&b, ", sleeping in the kernel's %s", wchan);
 }
 
 int rt_thread_awaits_events(int tid)
 {
     char text[256];
-    if (read_proc(tid, "syscall", text, sizeof text) < 0 || !strncmp(text, "running", 7))
+    if (read_proc(0, tid, "syscall", text, sizeof text) < 0 || !strncmp(text, "running", 7))
         return 0;
     const char *name = syscall_name(strtol(text, NULL, 10));
     return name && (!strcmp(name, "poll") || !strcmp(name, "ppoll") || !strcmp(name, "select") ||

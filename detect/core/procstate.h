@@ -5,6 +5,11 @@
 #define RTDD_PROCSTATE_H
 #include <stddef.h>
 void rt_thread_activity(int tid, char *out, size_t cap);
+/* The same for thread tid of process pid (0: this one): `rtdd dump`'s
+ * listing of a process that does not answer says what the runtime would. */
+void rt_task_activity(int pid, int tid, char *out, size_t cap);
+/* Its state letter in /proc (R, S, D, T stopped, t traced, Z ...); '?'. */
+char rt_task_state(int pid, int tid);
 /* The process's thread count (/proc/self/status), -1 if unknown. */
 int rt_process_threads(void);
 /* Is the thread waiting for events in poll, select or epoll_wait (an event

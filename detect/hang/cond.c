@@ -123,6 +123,38 @@ void rt_report_cond_destroy_busy(struct rt_thread *t, struct rt_lock *c, uintptr
     rt_report_finish(r);
 }
 
+int rt_on_cond_destroy_begin(struct rt_thread *t, uintptr_t cond, int shared, uintptr_t pc)
+{
+    struct rt_lock *c = rt_locktab_find(cond); /* a condvar: never lazy */
+    if (!c || !rt_lock_type_cond(c->type) || !rt_cond_blocked(c)) {
+        rt_on_lock_destroy(t, cond, pc);
+        return 0;
+    }
+    rt_report_cond_destroy_busy(t, c, pc);
+    /* The record lives until the destroy returns: its waiters leave it. */
+    t->wait_stack = rt_site_stack(t, pc);
+    t->wait_mode = RT_HOLD_WRITE;
+    t->wait_timed = 0;
+    t->event_waiting_id = __atomic_load_n(&c->id, __ATOMIC_RELAXED);
+    t->event_shared = (uint8_t)(shared != 0);
+    t->event_destroy = 1;
+    __atomic_fetch_add(&t->wait_seq, 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->event_waiting, c, __ATOMIC_RELEASE);
+    rt_watchdog_ensure();
+    return 1;
+}
+
+void rt_on_cond_destroy_end(struct rt_thread *t, uintptr_t cond, uintptr_t pc)
+{
+    uint64_t id = t->event_waiting_id;
+    __atomic_store_n(&t->event_waiting, NULL, __ATOMIC_RELEASE);
+    t->event_destroy = 0;
+    rt_remember_destroy(t, cond, pc);
+    struct rt_lock *c = rt_locktab_find(cond);
+    if (c && __atomic_load_n(&c->id, __ATOMIC_RELAXED) == id)
+        rt_lock_retire(c, 0);
+}
+
 void rt_on_cond_wait_begin(struct rt_thread *t, uintptr_t cond, uintptr_t mutex, int owned_elsewhere, int timed,
                            int shared, uintptr_t pc)
 {

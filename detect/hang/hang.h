@@ -61,6 +61,13 @@ void rt_on_cond_wait_begin(struct rt_thread *t, uintptr_t cond, uintptr_t mutex,
 /* cond-misuse: destroying a condition variable on which threads are
  * blocked (waiting and not yet released by a signal or broadcast). */
 void rt_report_cond_destroy_busy(struct rt_thread *t, struct rt_lock *c, uintptr_t pc);
+/* pthread_cond_destroy: with threads blocked on cond, glibc's waits until
+ * they have left: reported (cond-misuse), and the wait is one the watchdog
+ * follows (to those waiters) until rt_on_cond_destroy_end; returns 1 then.
+ * Otherwise the destroy is rt_on_lock_destroy's, and 0. shared: the
+ * condition is process-shared. */
+int rt_on_cond_destroy_begin(struct rt_thread *t, uintptr_t cond, int shared, uintptr_t pc);
+void rt_on_cond_destroy_end(struct rt_thread *t, uintptr_t cond, uintptr_t pc);
 /* How a condition wait ended: as if signalled (0 from pthread_cond_wait);
  * by a timeout or cancellation (the mutex taken again all the same); or
  * failed at once (an error: the mutex was neither released nor taken). */

@@ -105,6 +105,7 @@ static void take_snapshot(struct rt_thread *t, void *arg)
     if (!s->waiting_for && !s->joining && (s->event = __atomic_load_n(&t->event_waiting, __ATOMIC_ACQUIRE))) {
         s->event_id = t->event_waiting_id;
         s->event_shared = t->event_shared;
+        s->event_destroy = t->event_destroy;
     }
     s->waiting_id = s->waiting_for ? __atomic_load_n(&s->waiting_for->id, __ATOMIC_RELAXED) : 0;
     s->rcu_enter_clock = rt_rcu_enter_clock(t);
@@ -154,9 +155,10 @@ int wd_waits_for_lock(const struct snap *s)
 
 /* The rule: the watchdog ends a run only for a deadlock it can prove from
  * what it knows. A report's participants are threads blocked in waits the
- * runtime models (lock calls, joins, condition and semaphore waits, grace
- * periods): a thread doing anything else ends every chain of waits, so no
- * cycle and no "all blocked" report can include it. Each participant waits
+ * runtime models (lock calls, joins, condition and semaphore waits, a
+ * pthread_cond_destroy waiting for a condition's waiters, grace periods):
+ * a thread doing anything else ends every chain of waits, so no cycle and
+ * no "all blocked" report can include it. Each participant waits
  * for a holder (or the only known signallers) blocked in this process, or
  * for a lock whose holder is known to be gone. What is left to judge is
  * the wait itself: one with a timeout may end; a robust mutex is handed on
@@ -227,6 +229,18 @@ static int signaller_of(const struct snap *s)
     return pick;
 }
 
+/* pthread_cond_destroy waits (in glibc) until the threads blocked on the
+ * condition have left it: for one of them; -1 when none is known. */
+static int cond_waiter_of(const struct snap *s)
+{
+    unsigned self = (unsigned)(s - wd_snaps);
+    for (unsigned i = 0; i < wd_nsnaps; i++)
+        if (i != self && wd_snaps[i].event == s->event && wd_snaps[i].event_id == s->event_id &&
+            !wd_snaps[i].event_destroy)
+            return (int)i;
+    return -1;
+}
+
 /* Holders by lock: an open-addressed table of wd_held_pool indices + 1. */
 static unsigned *holders;
 static unsigned holders_mask;
@@ -276,7 +290,7 @@ int wd_holder_of(const struct snap *s)
 {
     unsigned self = (unsigned)(s - wd_snaps);
     if (s->event)
-        return signaller_of(s);
+        return s->event_destroy ? cond_waiter_of(s) : signaller_of(s);
     if (s->joining) {
         for (unsigned i = 0; i < wd_nsnaps; i++)
             if (i != self && wd_snaps[i].handle == s->joining)

@@ -26,6 +26,7 @@ struct snap {
     struct rt_lock *event; /* else, the condition variable or semaphore it waits on */
     uint64_t event_id;
     uint8_t event_shared;  /* another process may end that wait */
+    uint8_t event_destroy; /* the wait is pthread_cond_destroy's, for event's waiters to leave */
     uintptr_t handle;  /* its own pthread_t */
     uint64_t waiting_id, seq, since_ms;
     rt_stack_id wait_stack;

@@ -133,7 +133,7 @@ int wd_report_deadlock(const unsigned *cycle, unsigned n, uint64_t now)
         rt_report_headline(r, "BUG: deadlock detected, %u threads blocked in a cycle", n);
     int again = n > 1 && noted_episode(cycle, n, earlier, sizeof earlier);
     uint64_t key = 0;
-    int joins = 0, events = 0;
+    int joins = 0, events = 0, destroys = 0;
     enum wd_doubt doubt = WD_PROVEN;
     for (unsigned i = 0; i < n; i++) {
         const struct snap *s = &wd_snaps[cycle[i]], *h = &wd_snaps[cycle[(i + 1) % n]];
@@ -155,13 +155,21 @@ int wd_report_deadlock(const unsigned *cycle, unsigned n, uint64_t now)
         if (s->event) {
             const char *what = s->event->type == RT_LOCK_SEM ? "semaphore" : "condition variable";
             rt_lock_describe(live_lock(s->event, s->event_id), s->event->addr, desc, sizeof desc);
-            rt_report_stack(r, s->wait_stack,
-                            "%s/%d blocked %lu ms waiting on %s %s, which only %s/%d is known to %s, at:", comm,
-                            s->tid, ms, what, desc, hcomm, h->tid, s->event->type == RT_LOCK_SEM ? "post" : "signal");
+            if (s->event_destroy)
+                rt_report_stack(r, s->wait_stack,
+                                "%s/%d blocked %lu ms in pthread_cond_destroy of %s %s, which waits until %s/%d, "
+                                "blocked on it, has left, at:",
+                                comm, s->tid, ms, what, desc, hcomm, h->tid);
+            else
+                rt_report_stack(r, s->wait_stack,
+                                "%s/%d blocked %lu ms waiting on %s %s, which only %s/%d is known to %s, at:", comm,
+                                s->tid, ms, what, desc, hcomm, h->tid,
+                                s->event->type == RT_LOCK_SEM ? "post" : "signal");
             wd_wait_name(s, name, sizeof name);
             rt_buf_printf(&cyc, "%s%s", i ? " -> " : "cycle: ", name);
-            key += rt_hash64(s->event_id ^ 0xe7e);
+            key += rt_hash64(s->event_id ^ (s->event_destroy ? 0xd35 : 0xe7e));
             events++;
+            destroys += s->event_destroy;
             continue;
         }
         rt_lock_describe(live_lock(s->waiting_for, s->waiting_id), s->waiting_for->addr, desc, sizeof desc);
@@ -187,7 +195,7 @@ int wd_report_deadlock(const unsigned *cycle, unsigned n, uint64_t now)
         const struct snap *s = &wd_snaps[cycle[i]], *h = &wd_snaps[cycle[(i + 1) % n]];
         char hcomm[32], name[160], site[256];
         rt_thread_comm(h->tid, hcomm, sizeof hcomm);
-        if (s->joining)
+        if (s->joining || s->event_destroy)
             continue;
         if (s->event) {
             rt_stack_id site = 0;
@@ -231,6 +239,10 @@ int wd_report_deadlock(const unsigned *cycle, unsigned n, uint64_t now)
     else if (n == 1)
         rt_report_text(r, "The thread waits for itself and can never go on (%s reported it when the wait began).",
                        wd_snaps[cycle[0]].rcu_wait ? "rcu-sync-in-reader" : "recursive-locking");
+    else if (destroys)
+        rt_report_text(r, "None of these threads can go on: each waits for a lock that the next one holds, for the "
+                          "next one to end, for a condition that only the next one signals, or, in "
+                          "pthread_cond_destroy, for the next one to leave its wait on the condition.");
     else if (events)
         rt_report_text(r, "None of these threads can go on: each waits for a lock that the next one holds, for the "
                           "next one to end, or for a condition that only the next one signals (the cond-lock-order "
@@ -380,8 +392,9 @@ int wd_report_hang(unsigned i, uint64_t now)
         if (wd_waits(&wd_snaps[h])) {
             if (wd_snaps[h].event) {
                 wd_wait_name(&wd_snaps[h], name, sizeof name);
-                rt_report_stack(r, wd_snaps[h].wait_stack, "%s/%d is itself blocked %lu ms waiting on %s, at:", hcomm,
-                                wd_snaps[h].tid, (unsigned long)(now - wd_snaps[h].since_ms), name);
+                rt_report_stack(r, wd_snaps[h].wait_stack, "%s/%d is itself blocked %lu ms %s %s, at:", hcomm,
+                                wd_snaps[h].tid, (unsigned long)(now - wd_snaps[h].since_ms),
+                                wd_snaps[h].event_destroy ? "in pthread_cond_destroy of" : "waiting on", name);
                 break;
             }
             if (wd_snaps[h].joining) {
@@ -411,7 +424,8 @@ int wd_report_hang(unsigned i, uint64_t now)
         if (wd_waits(&wd_snaps[k]) && !wd_snaps[k].joining) {
             char name[160];
             wd_wait_name(&wd_snaps[k], name, sizeof name);
-            rt_report_text(r, " %s/%d waits for %s (%lu ms)", kcomm, wd_snaps[k].tid, name,
+            rt_report_text(r, " %s/%d %s %s (%lu ms)", kcomm, wd_snaps[k].tid,
+                           wd_snaps[k].event_destroy ? "waits in pthread_cond_destroy of" : "waits for", name,
                            (unsigned long)(now - wd_snaps[k].since_ms));
         } else if (wd_snaps[k].joining) {
             rt_report_text(r, " %s/%d waits in pthread_join (%lu ms)", kcomm, wd_snaps[k].tid,
@@ -431,20 +445,24 @@ int wd_report_hang(unsigned i, uint64_t now)
 
 int wd_report_all_blocked(uint64_t now)
 {
+    /* A destroy that waits for the waiters is the bug; else a condition wait. */
     unsigned first = 0;
-    while (first < wd_nsnaps && !wd_snaps[first].event)
+    while (first < wd_nsnaps && !wd_snaps[first].event_destroy)
         first++;
+    if (first == wd_nsnaps)
+        for (first = 0; first < wd_nsnaps && !wd_snaps[first].event;)
+            first++;
     struct rt_report *r = rt_report_begin(RT_KIND_DEADLOCK, wd_snaps[first].tid);
     if (!r)
         return 0;
     rt_report_headline(r, "BUG: deadlock detected, all %u threads blocked, none can wake another", wd_nsnaps);
     uint64_t key = 0;
     enum wd_doubt doubt = WD_PROVEN;
-    /* The waits on conditions first: the first stack is the report's. */
-    for (unsigned pass = 0; pass < 2; pass++)
+    /* Destroys of conditions, then waits on them: the first stack is the report's. */
+    for (unsigned pass = 0; pass < 3; pass++)
         for (unsigned k = 0; k < wd_nsnaps; k++) {
             const struct snap *s = &wd_snaps[k];
-            if ((pass == 0) != (s->event != NULL))
+            if (pass != (s->event_destroy ? 0u : s->event ? 1u : 2u))
                 continue;
             char comm[32], desc[512];
             unsigned long ms = (unsigned long)(now - s->since_ms);
@@ -453,7 +471,8 @@ int wd_report_all_blocked(uint64_t now)
                 doubt = wd_snap_doubt(s);
             if (s->event) {
                 rt_lock_describe(live_lock(s->event, s->event_id), s->event->addr, desc, sizeof desc);
-                rt_report_stack(r, s->wait_stack, "%s/%d blocked %lu ms waiting on %s %s, at:", comm, s->tid, ms,
+                rt_report_stack(r, s->wait_stack, "%s/%d blocked %lu ms %s %s %s, at:", comm, s->tid, ms,
+                                s->event_destroy ? "in pthread_cond_destroy of" : "waiting on",
                                 s->event->type == RT_LOCK_SEM ? "semaphore" : "condition variable", desc);
                 key += rt_hash64(s->wait_stack);
             } else if (s->joining) {
@@ -475,9 +494,10 @@ int wd_report_all_blocked(uint64_t now)
                 rt_report_held_locks(r, s->t, comm);
         }
     rt_report_text(r, "Every thread of the process waits, without a timeout, for a lock, for another thread to end, "
-                      "or for a condition variable or semaphore to be signalled; a signal can only come from a thread "
-                      "that runs, and none does (none of these objects is process-shared, and the program catches no "
-                      "signal whose handler could post a semaphore).");
+                      "for a condition variable or semaphore to be signalled, or (in pthread_cond_destroy) for a "
+                      "condition's waiters to leave; a signal can only come from a thread that runs, and none does "
+                      "(none of these objects is process-shared, and the program catches no signal whose handler "
+                      "could post a semaphore).");
     wd_conclude(r, doubt);
     rt_report_key(r, key ^ 0xa11b);
     return rt_report_finish(r);

@@ -336,4 +336,7 @@ int rt_annotated_acquire_check(struct rt_thread *t, struct rt_lock *l, uintptr_t
 /* t releases addr in read mode if read: reports, and returns 1, when t
  * holds it in the other mode. */
 int rt_annotated_release_check(struct rt_thread *t, uintptr_t addr, int read);
+/* Remembers where the lock at addr was destroyed (a lossy table, for a
+ * later use-after-destroy): hang/cond.c's busy destroy ends here too. */
+void rt_remember_destroy(struct rt_thread *t, uintptr_t addr, uintptr_t pc);
 #endif

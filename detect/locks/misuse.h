@@ -14,6 +14,4 @@ void rt_report_recursive_locking(struct rt_thread *t, struct rt_lock *l, const s
 /* An unlock of a lock this thread does not hold: cross-cpu-unlock,
  * non-owner-unlock or bad-unlock. */
 int rt_check_unheld_release(struct rt_thread *t, uintptr_t addr, uintptr_t pc, int word_unlocked);
-/* Remembers where the lock at addr was destroyed (a lossy table). */
-void rt_remember_destroy(struct rt_thread *t, uintptr_t addr, uintptr_t pc);
 #endif

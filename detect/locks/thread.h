@@ -107,6 +107,7 @@ struct rt_thread {
     struct rt_lock *_Atomic event_waiting;
     uint64_t event_waiting_id;
     uint8_t event_shared;
+    uint8_t event_destroy; /* the wait is pthread_cond_destroy's, for the condition's waiters to leave */
     uint8_t cond_counted; /* the condition wait is counted in its record's cond_waiters */
     uint8_t cond_retake;  /* its mutex is modelled as taken again when the wait ends: 2 always, 1 unless it failed */
     uintptr_t handle; /* the thread's pthread_t, which pthread_join names it by */

@@ -35,6 +35,7 @@ struct rt_report {
     char out[OUT_SPACE];
     struct rt_module mods[MAX_REPORT_MODULES];
     unsigned nmods;
+    unsigned summary_text; /* rt_report_summary's location and function (offsets into text), 0: none */
 };
 
 static struct rt_pool report_pool = RT_POOL_INIT(struct rt_report);
@@ -107,7 +108,17 @@ struct rt_report *rt_report_begin(enum rt_kind kind, int tid)
     rt_buf_init(&r->textbuf, r->text, sizeof r->text);
     rt_buf_putn(&r->textbuf, "", 1); /* offset 0: the empty headline until one is set */
     r->nitems = 1;                    /* item 0 is the headline */
+    r->summary_text = 0;
     return r;
+}
+
+void rt_report_summary(struct rt_report *r, const char *location, const char *function)
+{
+    size_t at = r->textbuf.len;
+    rt_buf_putn(&r->textbuf, location, strlen(location) + 1);
+    rt_buf_putn(&r->textbuf, function, strlen(function) + 1);
+    if (!r->textbuf.truncated)
+        r->summary_text = (unsigned)at;
 }
 
 static void add_item(struct rt_report *r, int is_stack, rt_stack_id stack, const char *fmt, va_list ap)
@@ -512,7 +523,13 @@ int rt_report_finish(struct rt_report *r)
                 for_frames(r, i, summary_frame, &s);
                 break;
             }
-        if (!s.done) {
+        if (!s.have_any && r->summary_text) {
+            const char *loc = r->text + r->summary_text;
+            rt_buf_init(&out, s.location, sizeof s.location);
+            rt_buf_puts(&out, loc);
+            rt_buf_init(&out, s.function, sizeof s.function);
+            rt_buf_puts(&out, loc + strlen(loc) + 1);
+        } else if (!s.done) {
             strcpy(s.location, "[no stack]");
             strcpy(s.function, "??");
         }

@@ -29,6 +29,9 @@ void rt_report_text(struct rt_report *r, const char *fmt, ...) __attribute__((fo
  * stack is the primary one: it gives the SUMMARY location. */
 void rt_report_stack(struct rt_report *r, rt_stack_id stack, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* The SUMMARY's location and function when the report has no stack (else
+ * "[no stack] in ??"): what it is about, in the SUMMARY grammar. */
+void rt_report_summary(struct rt_report *r, const char *location, const char *function);
 /* Identifies the bug for de-duplication: a report whose kind and key were
  * already written is dropped. Defaults to the first two stacks. */
 void rt_report_key(struct rt_report *r, uint64_t key);

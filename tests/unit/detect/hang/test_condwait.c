@@ -247,6 +247,60 @@ START_TEST(timeouts_and_spurious_wakeups)
 }
 END_TEST
 
+/* pthread_cond_destroy with a waiter blocked (drd's pth_cond_destroy_busy):
+ * glibc's destroy waits for it to leave. The watchdog follows the destroy
+ * to the waiter, and the waiter to its only signaller, the destroyer: a
+ * deadlock, which names the destroy. */
+START_TEST(watchdog_follows_a_busy_destroy_to_its_waiter)
+{
+    take(t0, M);
+    signal_c(t0);
+    drop(t0, M);
+    wait_with(t1);
+    ck_assert_int_eq(rt_on_cond_destroy_begin(t0, (uintptr_t)C, 0, PC(8)), 1);
+    ck_assert_uint_eq(misuse(), 1);
+    rt_watchdog_scan(1000);
+    rt_watchdog_scan(2000);
+    ck_assert_uint_eq(rt_report_count(RT_KIND_DEADLOCK), 1);
+    const char *log = test_log_read();
+    ck_assert_ptr_nonnull(strstr(log, "ms in pthread_cond_destroy of condition variable"));
+    ck_assert_ptr_nonnull(strstr(log, "blocked on it, has left, at:"));
+    ck_assert_ptr_nonnull(strstr(log, "for the next one to leave its wait on the condition"));
+    /* The waiter leaves (a signal from elsewhere), the destroy returns: the record goes. */
+    rt_on_cond_released(t0, (uintptr_t)C, 0);
+    wait_end(t1);
+    rt_on_cond_destroy_end(t0, (uintptr_t)C, PC(8));
+    ck_assert_ptr_null(rt_locktab_find((uintptr_t)C));
+    ck_assert_ptr_null(t0->event_waiting);
+    drop(t1, M);
+}
+END_TEST
+
+/* The same destroy once the waiter has left: no misuse, no wait, the
+ * record retired at once; the watchdog sees nothing, though the old waiter
+ * idles on the condition's successor and the destroyer joins. */
+START_TEST(destroy_after_the_waiter_left_is_no_wait)
+{
+    take(t0, M);
+    signal_c(t0);
+    drop(t0, M);
+    wait_with(t1);
+    rt_on_cond_released(t0, (uintptr_t)C, 0);
+    wait_end(t1);
+    drop(t1, M);
+    ck_assert_int_eq(rt_on_cond_destroy_begin(t0, (uintptr_t)C, 0, PC(8)), 0);
+    ck_assert_ptr_null(rt_locktab_find((uintptr_t)C));
+    ck_assert_ptr_null(t0->event_waiting);
+    wait_with(t1); /* a new condition at the same address, not signalled yet */
+    rt_watchdog_scan(1000);
+    rt_watchdog_scan(2000);
+    ck_assert_uint_eq(misuse(), 0);
+    ck_assert_uint_eq(rt_report_count(RT_KIND_DEADLOCK), 0);
+    timed_out(t1);
+    drop(t1, M);
+}
+END_TEST
+
 /* A wait whose "mutex" is not one: invalid-lock, not cond-misuse, and the
  * wait's end leaves it out of the held locks. A real mutex another thread
  * holds: cond-misuse, and the waiter is not taken to hold it as well. */
@@ -311,6 +365,8 @@ Suite *condwait_suite(void)
     tcase_add_test(tc, timeouts_and_spurious_wakeups);
     tcase_add_test(tc, a_wait_on_what_is_not_a_mutex);
     tcase_add_test(tc, a_wait_on_a_mutex_another_thread_holds);
+    tcase_add_test(tc, watchdog_follows_a_busy_destroy_to_its_waiter);
+    tcase_add_test(tc, destroy_after_the_waiter_left_is_no_wait);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -101,6 +101,35 @@ START_TEST(json_report_is_one_line)
 }
 END_TEST
 
+/* A report without a stack may say in its SUMMARY what it is about; one
+ * with a stack takes it from the stack all the same. */
+START_TEST(a_summary_without_a_stack)
+{
+    ck_assert_ptr_nonnull(test_log_setup(NULL));
+    struct rt_report *r = rt_report_begin(RT_KIND_LOCK_DUMP, getpid());
+    rt_report_headline(r, "INFO: lock dump of process %d (rtdd dump)", getpid());
+    rt_report_text(r, "nothing waits");
+    rt_report_key(r, 1);
+    rt_report_finish(r);
+    r = rt_report_begin(RT_KIND_LOCK_DUMP, getpid());
+    rt_report_headline(r, "INFO: lock dump of process %d (rtdd dump)", getpid());
+    rt_report_text(r, "nothing waits");
+    rt_report_summary(r, "[no thread waits]", "prog");
+    rt_report_key(r, 2);
+    rt_report_finish(r);
+    r = rt_report_begin(RT_KIND_LOCK_DUMP, getpid());
+    rt_report_headline(r, "INFO: lock dump of process %d (rtdd dump)", getpid());
+    rt_report_summary(r, "[no thread waits]", "prog");
+    rt_report_stack(r, known_stack(), "a wait at:");
+    rt_report_key(r, 3);
+    rt_report_finish(r);
+    const char *log = test_log_read();
+    ck_assert_int_eq(count(log, "\nSUMMARY: rtdd: lock-dump [no stack] in ??\n"), 1);
+    ck_assert_int_eq(count(log, "\nSUMMARY: rtdd: lock-dump [no thread waits] in prog\n"), 1);
+    ck_assert_int_eq(count(log, "\nSUMMARY: rtdd: lock-dump test_report.c:"), 1);
+}
+END_TEST
+
 START_TEST(same_bug_is_reported_once)
 {
     ck_assert_ptr_nonnull(test_log_setup(NULL));
@@ -378,6 +407,7 @@ Suite *report_suite(void)
     tcase_add_test(tc, text_report_has_the_grammar);
     tcase_add_test(tc, json_report_is_one_line);
     tcase_add_test(tc, same_bug_is_reported_once);
+    tcase_add_test(tc, a_summary_without_a_stack);
     tcase_add_test(tc, suppressed_reports_are_counted_not_written);
     tcase_add_test(tc, halt_on_error_exits_with_exitcode);
     tcase_add_test(tc, clean_descendants_write_no_summary);
