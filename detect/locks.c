@@ -323,6 +323,7 @@ void rt_on_lock_reinit(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
 
 void rt_on_lock_init(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type, uintptr_t pc)
 {
+    rt_forget_destroy(addr);
     /* A plain mutex gets its record when it first needs one. */
     uint8_t traits = object_traits(addr, type);
     if (type == RT_LOCK_MUTEX && !traits && lazy_init(t, addr, pc))
