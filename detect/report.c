@@ -501,7 +501,7 @@ static uint64_t default_key(const struct rt_report *r)
 /* A report claimed after this process's exit path closed the count: it
  * is not counted (the summary and exit status are decided), and its
  * thread waits for the exit to end it. 1: it may go on (the exit did not
- * come), counted and written late. Reads after the claim: see claim(). */
+ * come), counted and written late. Read after the claim (rt_report_finish). */
 static int closed_to_others(void)
 {
     int pid = __atomic_load_n(&closed_by, __ATOMIC_SEQ_CST);
