@@ -30,14 +30,13 @@ void rt_remember_destroy(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
         __atomic_store_n(&d->stack_tid, v, __ATOMIC_RELAXED);
 }
 
+/* One store, and only where this address's destroy is remembered (a lock
+ * made and destroyed over and over at one address pays it each time). */
 void rt_forget_destroy(uintptr_t addr)
 {
     struct destroyed *d = &destroyed[rt_hash64(addr) & (DESTROY_SLOTS - 1)];
-    if (__builtin_expect(__atomic_load_n(&d->addr, __ATOMIC_RELAXED) == addr, 0)) {
-        __atomic_store_n(&d->stack_tid, 0, __ATOMIC_RELAXED);
-        uintptr_t expected = addr;
-        __atomic_compare_exchange_n(&d->addr, &expected, 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-    }
+    if (__atomic_load_n(&d->addr, __ATOMIC_RELAXED) == addr)
+        __atomic_store_n(&d->addr, 0, __ATOMIC_RELAXED);
 }
 
 /* Did rtdd ever see a lock at addr? Its destroy remembered, or a record
