@@ -368,7 +368,11 @@ static void destroy_refused(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
     struct rt_lock *l = rt_locktab_find(addr);
     if (!l && rt_lazylock_test(addr) && !rt_mutex_word_unlocked(addr))
         l = rt_lock_find(addr);
-    if (l && rt_lock_is_held(l))
+    if (!l)
+        return;
+    if (__atomic_load_n(&l->held_by_exited, __ATOMIC_ACQUIRE) == RT_HOLDER_FORKED_AWAY)
+        rt_on_fork_stray_use(t, l, "destroys", pc);
+    if (rt_lock_is_held(l))
         rt_report_destroy_locked(t, l, "destroying", pc);
 }
 
