@@ -136,7 +136,7 @@ exit-report-race)
     # Threads hit bugs while the process exits (exit_report_race.c): the
     # same bug in every thread with exit() in one, distinct bugs with the
     # same exit, and reports claimed one after another while main exits.
-    # 4 loops at once, 240 runs: the summary counts exactly the reports in
+    # 4 loops at once, 160 runs: the summary counts exactly the reports in
     # the log, and the status is the exitcode exactly when it counts one.
     loop() { # ID MODE RUNS
         local id=$1 mode=$2 n=$3 i st nrep nsum delay bad=0
@@ -161,13 +161,13 @@ exit-report-race)
         return $bad
     }
     pids=()
-    loop 1 dup 60 >"$work/res.1" & pids+=($!)
-    loop 2 distinct 60 >"$work/res.2" & pids+=($!)
-    loop 3 busy 60 >"$work/res.3" & pids+=($!)
-    loop 4 busy 60 >"$work/res.4" & pids+=($!)
+    loop 1 dup 40 >"$work/res.1" & pids+=($!)
+    loop 2 distinct 40 >"$work/res.2" & pids+=($!)
+    loop 3 busy 40 >"$work/res.3" & pids+=($!)
+    loop 4 busy 40 >"$work/res.4" & pids+=($!)
     for p in "${pids[@]}"; do wait "$p" || fail=1; done
     cat "$work"/res.*
-    [ $fail = 0 ] && ok "240 runs in 4 parallel loops: summary and exit status agree with the log"
+    [ $fail = 0 ] && ok "160 runs in 4 parallel loops: summary and exit status agree with the log"
     ;;
 kill-after-reports)
     # 20 reports, then SIGKILL: all 20 are in the log, complete (text and json).
