@@ -158,8 +158,10 @@ RTI_EXPORT void mtx_destroy(mtx_t *m)
 {
     if (unlikely(!rti_resolved()))
         return;
-    rti_before_destroy((uintptr_t)m, RTI_CALLER());
     rti_real.mtx_destroy(m);
+    /* It returns nothing: a destroyed mutex is marked kind -1, a held one is left alone. */
+    rti_after_destroy(__atomic_load_n(&((pthread_mutex_t *)m)->__data.__kind, __ATOMIC_RELAXED) == -1,
+                      (uintptr_t)m, RTI_CALLER());
 }
 
 #define THRD_OK(r) ((r) == thrd_success)

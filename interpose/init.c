@@ -38,6 +38,9 @@ static void at_exit(void)
     rt_report_wait_in_flight(3000);
     rt_lockorder_report_latent();
     rt_rcuptr_at_exit();
+    /* What the summary counts is what the status below counts: no report
+     * claimed after this is counted, none claimed before is left behind. */
+    rt_report_close(3000);
     rt_report_exit_summary(getpid());
     if (rt_report_errors() > 0) {
         fflush(stdout);
@@ -283,17 +286,16 @@ __attribute__((constructor(101))) static void rti_constructor(void)
 /* _exit skips atexit: keep the rule that reports make the status non-zero. */
 RTI_EXPORT void _exit(int status)
 {
-    if (__atomic_load_n(&rti_state, __ATOMIC_ACQUIRE) == RTI_READY && rt_report_errors() > 0) {
+    if (__atomic_load_n(&rti_state, __ATOMIC_ACQUIRE) == RTI_READY) {
         rti_guard++;
-        rt_report_wait_in_flight(3000); /* counted reports other threads are writing */
+        /* Counted reports other threads are writing are waited for; the
+         * summary and the status count the same reports. A shell ends with
+         * _exit: the root's clean summary says the runtime ran; a clean
+         * descendant (a child that _exits) writes nothing. */
+        rt_report_close(3000);
         rt_report_exit_summary(getpid());
-        if (status == 0)
+        if (rt_report_errors() > 0 && status == 0)
             status = (int)rt_opt.exitcode;
-    } else if (__atomic_load_n(&rti_state, __ATOMIC_ACQUIRE) == RTI_READY) {
-        /* A shell ends with _exit: the root's clean summary says the runtime
-         * ran; a clean descendant (a child that _exits) writes nothing. */
-        rti_guard++;
-        rt_report_exit_summary(getpid());
     }
     die_now(status);
 }

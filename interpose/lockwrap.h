@@ -208,6 +208,20 @@ static inline void rti_before_destroy(uintptr_t obj, uintptr_t pc)
     }
 }
 
+/* After pthread_*_destroy returned (ok: it succeeded): judged from its
+ * result, and any report written after the call, not before it. The
+ * call's errno (sem_destroy sets one) is the program's. */
+static inline void rti_after_destroy(int ok, uintptr_t obj, uintptr_t pc)
+{
+    struct rt_thread *t = rti_enter();
+    if (t) {
+        int saved = errno;
+        rt_on_lock_destroyed(t, obj, ok, pc);
+        rti_leave();
+        errno = saved;
+    }
+}
+
 /* A robust mutex whose owner died is acquired, in an inconsistent state. */
 #define RTI_PTHREAD_OK(r) (likely((r) == 0) || (r) == EOWNERDEAD)
 #endif

@@ -38,8 +38,9 @@ RTI_EXPORT int pthread_mutex_destroy(pthread_mutex_t *m)
 {
     if (unlikely(!rti_resolved()))
         return 0;
-    rti_before_destroy((uintptr_t)m, RTI_CALLER());
-    return rti_real.mutex_destroy(m);
+    int r = rti_real.mutex_destroy(m);
+    rti_after_destroy(r == 0, (uintptr_t)m, RTI_CALLER());
+    return r;
 }
 
 /* A blocking call on mutex m (lockwrap.h). */

@@ -28,8 +28,9 @@ RTI_EXPORT int pthread_rwlock_destroy(pthread_rwlock_t *rw)
 {
     if (unlikely(!rti_resolved()))
         return 0;
-    rti_before_destroy((uintptr_t)rw, RTI_CALLER());
-    return rti_real.rwlock_destroy(rw);
+    int r = rti_real.rwlock_destroy(rw);
+    rti_after_destroy(r == 0, (uintptr_t)rw, RTI_CALLER());
+    return r;
 }
 
 /* The lookup also records the rwlock's kind, which a static initializer
@@ -115,8 +116,9 @@ RTI_EXPORT int pthread_spin_destroy(pthread_spinlock_t *s)
 {
     if (unlikely(!rti_resolved()))
         return 0;
-    rti_before_destroy((uintptr_t)s, RTI_CALLER());
-    return rti_real.spin_destroy(s);
+    int r = rti_real.spin_destroy(s);
+    rti_after_destroy(r == 0, (uintptr_t)s, RTI_CALLER());
+    return r;
 }
 
 #define SPIN_OK(r) ((r) == 0)

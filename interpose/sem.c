@@ -79,6 +79,7 @@ RTI_EXPORT int sem_destroy(sem_t *s)
 {
     if (unlikely(!rti_resolved()))
         return 0;
-    rti_before_destroy((uintptr_t)s, RTI_CALLER());
-    return rti_real.sem_destroy(s);
+    int r = rti_real.sem_destroy(s);
+    rti_after_destroy(r == 0, (uintptr_t)s, RTI_CALLER());
+    return r;
 }

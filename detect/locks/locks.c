@@ -222,6 +222,7 @@ void rt_on_lock_reinit(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
 
 void rt_on_lock_init(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type, uintptr_t pc)
 {
+    rt_forget_destroy(addr);
     /* A plain mutex gets its record when it first needs one. */
     uint8_t traits = rt_lock_traits_read(addr, type);
     if (type == RT_LOCK_MUTEX && !traits && rt_lock_lazy_init(t, addr, pc))
@@ -256,6 +257,30 @@ void rt_on_lock_init(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type
 
 void rt_on_lock_destroy(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
 {
+    rt_on_lock_destroyed(t, addr, 1, pc);
+}
+
+/* A destroy the object refused (a held mutex: EBUSY) ends nothing: the
+ * lock lives on, held, and its later free or unlock is judged as any. */
+static void destroy_refused(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
+{
+    struct rt_lock *l = rt_locktab_find(addr);
+    if (!l && rt_lazylock_test(addr) && !rt_mutex_word_unlocked(addr))
+        l = rt_lock_find(addr);
+    if (!l)
+        return;
+    if (__atomic_load_n(&l->held_by_exited, __ATOMIC_ACQUIRE) == RT_HOLDER_FORKED_AWAY)
+        rt_on_fork_stray_use(t, l, "destroys", pc);
+    if (rt_lock_is_held(l))
+        rt_report_destroy_locked(t, l, "destroying", pc);
+}
+
+void rt_on_lock_destroyed(struct rt_thread *t, uintptr_t addr, int ok, uintptr_t pc)
+{
+    if (!ok) {
+        destroy_refused(t, addr, pc);
+        return;
+    }
     rt_remember_destroy(t, addr, pc);
     struct rt_lock *l = rt_locktab_find(addr);
     if (!l && rt_lazylock_test(addr)) {

@@ -29,7 +29,12 @@ void rt_on_lock_init(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type
 /* Before an init call overwrites a lock the runtime knows: a held one is a
  * destroy-locked ("re-initializing"); the old record is retired. */
 void rt_on_lock_reinit(struct rt_thread *t, uintptr_t addr, uintptr_t pc);
+/* Before a destroy call that may block (a condvar's waits for its waiters). */
 void rt_on_lock_destroy(struct rt_thread *t, uintptr_t addr, uintptr_t pc);
+/* After the real destroy call (ok: it succeeded), so that judging and
+ * reporting do not delay the call and change what it finds. A refused
+ * destroy (EBUSY) reports a held lock and changes nothing else. */
+void rt_on_lock_destroyed(struct rt_thread *t, uintptr_t addr, int ok, uintptr_t pc);
 /* The live record of the lock at addr; a lazy mutex (lazylock.h) gets its
  * record now. NULL: no lock the runtime knows. */
 struct rt_lock *rt_lock_find(uintptr_t addr);

@@ -28,6 +28,15 @@ void rt_remember_destroy(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
         __atomic_store_n(&d->stack_tid, v, __ATOMIC_RELAXED);
 }
 
+/* One store, and only where this address's destroy is remembered (a lock
+ * made and destroyed over and over at one address pays it each time). */
+void rt_forget_destroy(uintptr_t addr)
+{
+    struct destroyed *d = &destroyed[rt_hash64(addr) & (DESTROY_SLOTS - 1)];
+    if (__atomic_load_n(&d->addr, __ATOMIC_RELAXED) == addr)
+        __atomic_store_n(&d->addr, 0, __ATOMIC_RELAXED);
+}
+
 /* Did rtdd ever see a lock at addr? Its destroy remembered, or a record
  * or lazy mutex ever in its line (the line filter is never cleared). */
 static int ever_a_lock(uintptr_t addr)
@@ -72,10 +81,14 @@ void rt_on_destroyed_lock_use(struct rt_thread *t, uintptr_t addr, const char *c
                     comm, t->tid, call, desc);
     const struct destroyed *d = &destroyed[rt_hash64(addr) & (DESTROY_SLOTS - 1)];
     uint64_t v = __atomic_load_n(&d->stack_tid, __ATOMIC_RELAXED);
+    const struct rt_lock *l;
     if (__atomic_load_n(&d->addr, __ATOMIC_RELAXED) == addr && v) {
         char who[32];
         rt_thread_comm((int)(uint32_t)v, who, sizeof who);
         rt_report_stack(r, (rt_stack_id)(v >> 32), "it was destroyed by %s/%d at:", who, (int)(uint32_t)v);
+    } else if ((l = rt_locktab_find(addr)) != NULL && (l->traits & RT_TRAIT_PSHARED)) {
+        rt_report_text(r, "rtdd did not see it destroyed in this process: it is a process-shared lock, so another "
+                          "process that shares its memory destroyed it.");
     } else {
         rt_report_text(r, "rtdd did not see it destroyed (or no longer remembers where): the memory holds glibc's "
                           "mark of a destroyed mutex, or is not a mutex at all.");

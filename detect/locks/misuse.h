@@ -14,4 +14,8 @@ void rt_report_recursive_locking(struct rt_thread *t, struct rt_lock *l, const s
 /* An unlock of a lock this thread does not hold: cross-cpu-unlock,
  * non-owner-unlock or bad-unlock. */
 int rt_check_unheld_release(struct rt_thread *t, uintptr_t addr, uintptr_t pc, int word_unlocked);
+/* A lock starts a new life at addr: an earlier life's destroy is not its
+ * history (a fork inherits the table; the next destroy may happen in
+ * another process, unseen). */
+void rt_forget_destroy(uintptr_t addr);
 #endif

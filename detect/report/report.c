@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -46,6 +47,13 @@ static _Atomic unsigned long suppressed_count, error_count;
  * the exit path waits for the others' (rt_report_wait_in_flight). */
 static _Atomic unsigned in_flight;
 static __thread unsigned in_flight_here __attribute__((tls_model("initial-exec")));
+/* The process (pid) whose exit path closed the count (rt_report_close),
+ * and whether this thread is the one that did: the summary and the exit
+ * status are decided from then on, so another thread's new report is
+ * not counted (it waits for the end). A pid, not a flag: a vfork'ed
+ * child shares this memory with its parent. */
+static _Atomic int closed_by;
+static __thread int closing_here __attribute__((tls_model("initial-exec")));
 
 /* Keys of reports already written, for de-duplication. */
 #define SEEN_SLOTS 8192
@@ -497,24 +505,60 @@ static uint64_t default_key(const struct rt_report *r)
     return key;
 }
 
+/* A report claimed after this process's exit path closed the count: it
+ * is not counted (the summary and exit status are decided), and its
+ * thread waits for the exit to end it. 1: it may go on (the exit did not
+ * come), counted and written late. Read after the claim (rt_report_finish). */
+static int closed_to_others(void)
+{
+    int pid = __atomic_load_n(&closed_by, __ATOMIC_SEQ_CST);
+    if (!pid || closing_here || pid != (int)rt_raw_syscall6(SYS_getpid, 0, 0, 0, 0, 0, 0))
+        return 0;
+    for (unsigned ms = 0; ms < 3000; ms++) {
+        struct timespec ts = { 0, 1000000 };
+        nanosleep(&ts, NULL);
+    }
+    return 1;
+}
+
+static void unclaim(void)
+{
+    in_flight_here--;
+    __atomic_fetch_sub(&in_flight, 1, __ATOMIC_SEQ_CST);
+}
+
 int rt_report_finish(struct rt_report *r)
 {
     int written = 0;
     const enum rt_severity severity = r->severity;
     uint64_t key = rt_hash64((r->has_key ? r->key : default_key(r)) ^ (uint64_t)r->kind << 56);
+    /* In flight before the duplicate check: a duplicate of it in another
+     * thread returns at once, and may go on to exit() while this one is
+     * still symbolized; the exit path must see this one claimed by then.
+     * Sequentially consistent with closed_by (rt_report_close): either
+     * the exit path sees the claim and waits, or this sees the count
+     * closed. */
+    __atomic_fetch_add(&in_flight, 1, __ATOMIC_SEQ_CST);
+    in_flight_here++;
     if (seen_before(key)) {
         /* the same bug again: already reported once */
+        unclaim();
     } else if (suppressed(r)) {
         __atomic_fetch_add(&suppressed_count, 1, __ATOMIC_RELAXED);
+        unclaim();
     } else {
         struct summary s = { 0 };
         char comm[32], when[40];
         struct rt_buf out;
-        /* Counted from the moment it is ours: a duplicate of it in another
-         * thread returns at once, and may go on to exit() while this one
-         * is still symbolized; the exit status and the exit path must know. */
-        __atomic_fetch_add(&in_flight, 1, __ATOMIC_ACQ_REL);
-        in_flight_here++;
+        if (__atomic_load_n(&closed_by, __ATOMIC_SEQ_CST)) {
+            unclaim();
+            if (!closed_to_others()) {
+                rt_pool_put(&report_pool, r);
+                return 0;
+            }
+            __atomic_fetch_add(&in_flight, 1, __ATOMIC_SEQ_CST);
+            in_flight_here++;
+        }
         __atomic_fetch_add(&kind_counts[r->kind], 1, __ATOMIC_RELAXED);
         if (r->severity != RT_SEV_INFO)
             __atomic_fetch_add(&error_count, 1, __ATOMIC_RELAXED);
@@ -553,23 +597,31 @@ int rt_report_finish(struct rt_report *r)
         rt_spin_lock(&write_lock);
         rt_log_write(out.data, out.len);
         rt_spin_unlock(&write_lock);
-        in_flight_here--;
-        __atomic_fetch_sub(&in_flight, 1, __ATOMIC_ACQ_REL);
+        unclaim();
         written = 1;
     }
     int fatal = written && r->fatal;
     rt_pool_put(&report_pool, r);
     if (fatal) {
+        rt_report_close(3000);
         rt_report_exit_summary(getpid());
         void (*hook)(int) = rt_fatal_exit_hook;
         if (!hook)
             _exit(fatal_status());
         hook(fatal_status());
     } else if (written && rt_opt.halt_on_error && severity != RT_SEV_INFO) {
+        rt_report_close(3000);
         rt_report_exit_summary(getpid());
         _exit((int)rt_opt.exitcode);
     }
     return written;
+}
+
+unsigned rt_report_close(unsigned max_ms)
+{
+    closing_here = 1;
+    __atomic_store_n(&closed_by, (int)rt_raw_syscall6(SYS_getpid, 0, 0, 0, 0, 0, 0), __ATOMIC_SEQ_CST);
+    return rt_report_wait_in_flight(max_ms);
 }
 
 unsigned long rt_report_count(enum rt_kind kind) { return __atomic_load_n(&kind_counts[kind], __ATOMIC_RELAXED); }
@@ -597,7 +649,7 @@ static int nothing_to_say(int pid)
 unsigned rt_report_wait_in_flight(unsigned max_ms)
 {
     unsigned others;
-    for (unsigned ms = 0; (others = __atomic_load_n(&in_flight, __ATOMIC_ACQUIRE) - in_flight_here) > 0; ms++) {
+    for (unsigned ms = 0; (others = __atomic_load_n(&in_flight, __ATOMIC_SEQ_CST) - in_flight_here) > 0; ms++) {
         if (ms >= max_ms)
             return others;
         struct timespec ts = { 0, 1000000 };
@@ -662,4 +714,7 @@ void rt_report_after_fork(void)
         kind_counts[k] = 0;
     suppressed_count = error_count = 0;
     summary_written = 0;
+    /* The other threads' reports in flight went with them. */
+    in_flight = in_flight_here;
+    closed_by = 0;
 }

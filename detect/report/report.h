@@ -65,6 +65,11 @@ void rt_report_set_root_pid(int pid);
 /* Waits, up to max_ms, until the reports other threads have begun to
  * write (already counted) are written; returns how many are still not. */
 unsigned rt_report_wait_in_flight(unsigned max_ms);
+/* The exit path closes the count, then waits (as above) for the reports
+ * already claimed: from then on what the summary and the exit status
+ * count is fixed; a report another thread of this process claims later
+ * is not counted, its thread waiting for the exit to end it. */
+unsigned rt_report_close(unsigned max_ms);
 
 /* Thread name of tid from /proc (no stdio, no allocation). */
 void rt_thread_comm(int tid, char *out, size_t cap);

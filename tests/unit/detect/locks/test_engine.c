@@ -228,6 +228,68 @@ START_TEST(free_of_a_word_with_a_held_bit_is_reported)
 }
 END_TEST
 
+/* pthread_mutex_destroy of a held mutex fails (EBUSY): reported, and the
+ * lock lives on, so the free that follows while it is held is reported. */
+START_TEST(refused_destroy_keeps_the_lock)
+{
+    ck_assert_ptr_nonnull(test_log_setup(NULL));
+    struct rt_thread *holder = rt_thread_new(getpid());
+    struct rt_thread *t = self();
+    char *obj = malloc(64);
+    struct rt_lock *l = rt_lock_lookup(holder, (uintptr_t)obj, RT_LOCK_MUTEX, PC(1));
+    uint64_t id = l->id;
+    rt_on_lock_acquired(holder, l, 0, 0, PC(1));
+    rt_on_lock_destroyed(t, (uintptr_t)obj, 0, PC(2));
+    ck_assert_uint_eq(rt_report_count(RT_KIND_DESTROY_LOCKED), 1);
+    ck_assert_ptr_eq(rt_locktab_find((uintptr_t)obj), l);
+    ck_assert_uint_eq(l->id, id);
+    ck_assert_int_eq(rt_lock_owner(l, NULL), holder->tid);
+    rt_on_free(t, (uintptr_t)obj, 64, PC(3));
+    ck_assert_uint_eq(rt_report_count(RT_KIND_ACTIVE_LOCK_FREED), 1);
+    free(obj);
+}
+END_TEST
+
+/* The look-alike: refused, unlocked, destroyed for real, then freed. */
+START_TEST(retried_destroy_ends_the_lock)
+{
+    ck_assert_ptr_nonnull(test_log_setup(NULL));
+    struct rt_thread *holder = rt_thread_new(getpid());
+    struct rt_thread *t = self();
+    char *obj = malloc(64);
+    struct rt_lock *l = rt_lock_lookup(holder, (uintptr_t)obj, RT_LOCK_MUTEX, PC(1));
+    rt_on_lock_acquired(holder, l, 0, 0, PC(1));
+    rt_on_lock_destroyed(t, (uintptr_t)obj, 0, PC(2));
+    rt_on_lock_release(holder, (uintptr_t)obj, PC(4));
+    rt_on_lock_destroyed(t, (uintptr_t)obj, 1, PC(5));
+    ck_assert_ptr_null(rt_locktab_find((uintptr_t)obj));
+    rt_on_free(t, (uintptr_t)obj, 64, PC(3));
+    ck_assert_uint_eq(rt_report_count(RT_KIND_DESTROY_LOCKED), 1);
+    ck_assert_uint_eq(rt_report_count(RT_KIND_ACTIVE_LOCK_FREED), 0);
+    free(obj);
+}
+END_TEST
+
+/* A use after destroy names the destroy of the lock's current life only:
+ * an init at the address forgets the earlier one. */
+START_TEST(init_forgets_an_earlier_life_destroy)
+{
+    ck_assert_ptr_nonnull(test_log_setup(NULL));
+    struct rt_thread *t = self();
+    static char m[40];
+    rt_on_lock_init(t, (uintptr_t)m, RT_LOCK_MUTEX_ERRORCHECK, PC(1));
+    rt_on_lock_destroyed(t, (uintptr_t)m, 1, PC(2));
+    rt_on_destroyed_lock_use(t, (uintptr_t)m, "pthread_mutex_lock", 1, PC(3));
+    ck_assert_ptr_nonnull(strstr(test_log_read(), "it was destroyed by "));
+    rt_on_lock_init(t, (uintptr_t)m, RT_LOCK_MUTEX_ERRORCHECK, PC(1));
+    ck_assert_ptr_nonnull(test_log_setup(NULL));
+    rt_on_destroyed_lock_use(t, (uintptr_t)m, "pthread_mutex_unlock", 1, PC(4));
+    const char *log = test_log_read();
+    ck_assert_ptr_nonnull(strstr(log, "rtdd did not see it destroyed"));
+    ck_assert_ptr_null(strstr(log, "it was destroyed by "));
+}
+END_TEST
+
 Suite *locks_suite(void)
 {
     Suite *s = suite_create("locks");
@@ -237,6 +299,9 @@ Suite *locks_suite(void)
     tcase_add_test(tc, reinit_makes_a_new_lock);
     tcase_add_test(tc, thousands_of_held_locks);
     tcase_add_test(tc, bit_locks_of_one_word_are_separate_locks);
+    tcase_add_test(tc, refused_destroy_keeps_the_lock);
+    tcase_add_test(tc, retried_destroy_ends_the_lock);
+    tcase_add_test(tc, init_forgets_an_earlier_life_destroy);
     suite_add_tcase(s, tc);
     return s;
 }
