@@ -126,7 +126,7 @@ int wd_report_deadlock(const unsigned *cycle, unsigned n, uint64_t now)
     struct rt_report *r = rt_report_begin(RT_KIND_DEADLOCK, wd_snaps[cycle[0]].tid);
     if (!r)
         return 0;
-    char line[1024], earlier[256];
+    char line[RT_REPORT_LINE_MAX], earlier[256]; /* a cycle of any length (30 threads, long names) */
     struct rt_buf cyc;
     rt_buf_init(&cyc, line, sizeof line);
     if (n == 1)
