@@ -441,6 +441,7 @@ static void text_item_frame(struct rt_report *r, const struct item *item, const 
     remember_module(r, f);
     rt_sink_room(arg);
     text_frame(&((struct rt_sink *)arg)->b, f);
+    rt_sink_done(arg);
 }
 
 static void json_item_frame(struct rt_report *r, const struct item *item, const struct frame *f, void *arg)
@@ -449,7 +450,10 @@ static void json_item_frame(struct rt_report *r, const struct item *item, const 
     (void)item;
     remember_module(r, f);
     rt_sink_room(s);
+    int first = s->first_frame;
     json_frame(&s->b, f, &s->first_frame);
+    if (rt_sink_done(s))
+        s->first_frame = first;
 }
 
 static void iso_time(char *out, size_t cap)
@@ -491,6 +495,8 @@ static void render_text(struct rt_report *r, struct rt_sink *out, const struct s
     for (struct item *x = (item_first(r, &it), item_next(&it)); x; x = item_next(&it)) {
         rt_sink_room(out);
         rt_buf_printf(b, "%s\n", x->text);
+        if (rt_sink_done(out))
+            continue;
         if (x->is_stack) {
             if (x->stack)
                 for_frames(r, x, text_item_frame, out);
@@ -500,6 +506,8 @@ static void render_text(struct rt_report *r, struct rt_sink *out, const struct s
     }
     if (lost_line(r, lost, sizeof lost))
         rt_buf_printf(b, "%s\n", lost);
+    if (out->cut)
+        rt_buf_puts(b, "[report truncated]\n");
     for (unsigned i = 0; i < r->nmods; i++) {
         rt_sink_room(out);
         rt_buf_printf(b, "module: %s build-id %s base 0x%lx path %s\n", r->mods[i].name,
@@ -544,7 +552,12 @@ static void render_json(struct rt_report *r, struct rt_sink *out, const struct s
     struct item_iter it;
     for (struct item *x = (item_first(r, &it), item_next(&it)); x; x = item_next(&it)) {
         rt_sink_room(out);
+        int first = out->first_section;
         json_section(out, x->text);
+        if (rt_sink_done(out)) {
+            out->first_section = first;
+            continue;
+        }
         if (x->is_stack) {
             rt_buf_puts(b, ",\"frames\":[");
             out->in_frames = 1;
@@ -557,6 +570,10 @@ static void render_json(struct rt_report *r, struct rt_sink *out, const struct s
     }
     if (lost_line(r, lost, sizeof lost)) {
         json_section(out, lost);
+        rt_buf_putc(b, '}');
+    }
+    if (out->cut) {
+        json_section(out, "[report truncated]");
         rt_buf_putc(b, '}');
     }
     rt_sink_room(out); /* the modules and the cycle in one piece: below RT_SINK_RESERVE */

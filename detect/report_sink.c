@@ -18,14 +18,6 @@ void rt_sink_begin(struct rt_sink *s, char *buf, size_t cap, int json)
 
 static void write_out(struct rt_sink *s)
 {
-    if (s->b.truncated) {
-        /* A line longer than RT_SINK_RESERVE: no report makes one, but the
-         * grammar stays intact (whole lines, and it is said). */
-        while (s->b.len && s->b.data[s->b.len - 1] != '\n')
-            s->b.len--;
-        s->b.truncated = 0;
-        rt_buf_puts(&s->b, s->json ? "{\"rtdd\":1,\"truncated\":true}\n" : "[report truncated]\n");
-    }
     if (!s->locked)
         rt_spin_lock(&write_lock);
     s->locked = 1;
@@ -34,6 +26,7 @@ static void write_out(struct rt_sink *s)
 
 void rt_sink_room(struct rt_sink *s)
 {
+    s->mark = s->b.len;
     if (s->b.len + RT_SINK_RESERVE < s->b.cap)
         return;
     if (!s->pieces) {
@@ -59,6 +52,20 @@ void rt_sink_room(struct rt_sink *s)
     } else {
         rt_buf_printf(&s->b, "[report %s continued]\n", s->id);
     }
+    s->mark = s->b.len;
+}
+
+int rt_sink_done(struct rt_sink *s)
+{
+    if (!s->b.truncated)
+        return 0;
+    /* Longer than RT_SINK_RESERVE: no report makes such a line, but if one
+     * did, it is left out whole and the report says so (not a cut line). */
+    s->b.len = s->mark;
+    s->b.data[s->b.len] = 0;
+    s->b.truncated = 0;
+    s->cut++;
+    return 1;
 }
 
 void rt_sink_finish(struct rt_sink *s)

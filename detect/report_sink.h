@@ -20,12 +20,17 @@ struct rt_sink {
     int in_frames;      /* JSON: inside a section's "frames" array */
     int first_section;  /* JSON: the next section is the first of its piece */
     int first_frame;    /* JSON: the next frame is the first of its array */
+    size_t mark;        /* where the line or frame being rendered began */
+    unsigned cut;       /* lines or frames too long for the buffer, left out */
 };
 
 void rt_sink_begin(struct rt_sink *s, char *buf, size_t cap, int json);
 /* Before a line or a frame: writes out the report so far as a piece if the
  * buffer may not hold it; the renderer goes on in the emptied buffer. */
 void rt_sink_room(struct rt_sink *s);
+/* After the line or frame: 1 if it did not fit even in an emptied buffer,
+ * and was taken out again (counted in cut, which the report then says). */
+int rt_sink_done(struct rt_sink *s);
 /* Writes the last piece (or the whole report) and lets the next one in. */
 void rt_sink_finish(struct rt_sink *s);
 /* One line outside reports (the exit summary), never inside one. */
