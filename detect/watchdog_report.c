@@ -346,7 +346,8 @@ int wd_report_hang(unsigned i, uint64_t now)
                         (unsigned long)(now - s->since_ms), s->rcu_wait ? "in a grace period " : "", desc);
     }
     /* Along the chain: who holds what the previous one waits for. */
-    for (int cur = (int)i, hops = 0; hops < 8; hops++) {
+    int cur = (int)i, hops = 0;
+    for (; hops < 8; hops++) {
         int h = wd_snaps[cur].next;
         if (h < 0 || h == cur)
             break;
@@ -380,6 +381,18 @@ int wd_report_hang(unsigned i, uint64_t now)
         rt_thread_activity(wd_snaps[h].tid, act, sizeof act);
         rt_report_text(r, "%s/%d is not waiting for a lock: %s.", hcomm, wd_snaps[h].tid, act);
         break;
+    }
+    if (hops == 8) {
+        /* Said, with its length, not cut silently; its threads are all listed below. */
+        unsigned more = 0;
+        for (int h = wd_snaps[cur].next; h >= 0 && more < wd_nsnaps; h = wd_snaps[h].next) {
+            more++;
+            if (!wd_waits(&wd_snaps[h]) || wd_snaps[h].next == h)
+                break;
+        }
+        if (more)
+            rt_report_text(r, "... and the chain goes on through %u more thread%s (see the list below).", more,
+                           more == 1 ? "" : "s");
     }
     rt_report_text(r, "Locks held and waits of every thread:");
     for (unsigned k = 0; k < wd_nsnaps; k++) {
