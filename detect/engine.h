@@ -97,6 +97,8 @@ void rt_on_lock_wait(struct rt_thread *t, struct rt_lock *lock, unsigned flags, 
  * which the deadlock watchdog follows like a wait for a lock that thread
  * holds (detect/join.c). */
 void rt_on_join_begin(struct rt_thread *t, uintptr_t handle, int timed, uintptr_t pc);
+/* The joined thread's tid, after rt_on_join_begin, where the caller knows it. */
+void rt_on_join_target(struct rt_thread *t, int tid);
 void rt_on_join_end(struct rt_thread *t);
 
 /* A thread ends: reports locks it still holds (lock-held-at-exit) and

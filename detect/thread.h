@@ -99,8 +99,11 @@ struct rt_thread {
     /* The watchdog's own: the wait it last saw and since when (ms). */
     uint64_t wd_seen_seq, wd_since_ms;
     uint64_t wd_hang_seq;       /* the wait episode a blocked-too-long report was made for (+1) */
-    /* Set while blocked in pthread_join: the pthread_t of the thread joined. */
+    /* Set while blocked in pthread_join: the pthread_t of the thread joined,
+     * and its tid (0 if unknown): reports name it even if the runtime never
+     * saw it make a call. */
     _Atomic uintptr_t joining;
+    _Atomic int joining_tid;
     /* Set while blocked on a condition variable or semaphore (condwait.c),
      * with its record's id and whether another process may wake it. */
     struct rt_lock *_Atomic event_waiting;

@@ -278,6 +278,34 @@ int wd_report_stall(unsigned waiter, uint64_t blocked_ms)
     return rt_report_finish(r);
 }
 
+/* The thread s joins, "COMM/TID" (next: its snapshot, -1 when the runtime
+ * has no record of it); its tid, 0 when not even that is known. */
+static int joined_name(const struct snap *s, int next, char *out, size_t cap)
+{
+    int tid = next >= 0 ? wd_snaps[next].tid : s->joining_tid;
+    char comm[32];
+    struct rt_buf b;
+    rt_buf_init(&b, out, cap);
+    if (!tid) {
+        rt_buf_puts(&b, "another thread (its tid is not known)");
+        return 0;
+    }
+    rt_thread_comm(tid, comm, sizeof comm);
+    rt_buf_printf(&b, "%s/%d", comm, tid);
+    return tid;
+}
+
+/* A joined thread that made no call the runtime saw: what it is doing,
+ * from /proc, as a lock's holder is shown. */
+static void joined_activity(struct rt_report *r, const struct snap *s, int next)
+{
+    char name[64], act[256];
+    if (next >= 0 || !joined_name(s, next, name, sizeof name))
+        return;
+    rt_thread_activity(s->joining_tid, act, sizeof act);
+    rt_report_text(r, "%s made no lock call rtdd saw: %s.", name, act);
+}
+
 /* Where the chain of waits from s ends: -1 when it goes round a cycle (a
  * deadlock, reported as such), else the last thread of the chain. */
 static int chain_end(unsigned s)
@@ -334,12 +362,11 @@ int wd_report_hang(unsigned i, uint64_t now)
                        s->tid, secs);
     int next = wd_snaps[i].next;
     if (s->joining) {
-        char hcomm[32] = "a thread";
-        int htid = next >= 0 ? wd_snaps[next].tid : 0;
-        if (htid)
-            rt_thread_comm(htid, hcomm, sizeof hcomm);
-        rt_report_stack(r, s->wait_stack, "%s/%d has been blocked %lu ms joining %s/%d, at:", comm, s->tid,
-                        (unsigned long)(now - s->since_ms), hcomm, htid);
+        char joined[64];
+        joined_name(s, next, joined, sizeof joined);
+        rt_report_stack(r, s->wait_stack, "%s/%d has been blocked %lu ms joining %s, at:", comm, s->tid,
+                        (unsigned long)(now - s->since_ms), joined);
+        joined_activity(r, s, next);
     } else {
         rt_lock_describe(live_lock(s->waiting_for, s->waiting_id), s->waiting_for->addr, desc, sizeof desc);
         rt_report_stack(r, s->wait_stack, "%s/%d has been blocked %lu ms waiting %sfor %s, at:", comm, s->tid,
@@ -367,8 +394,11 @@ int wd_report_hang(unsigned i, uint64_t now)
                 break;
             }
             if (wd_snaps[h].joining) {
-                rt_report_text(r, "%s/%d is itself blocked %lu ms joining another thread.", hcomm, wd_snaps[h].tid,
-                               (unsigned long)(now - wd_snaps[h].since_ms));
+                char joined[64];
+                joined_name(&wd_snaps[h], wd_snaps[h].next, joined, sizeof joined);
+                rt_report_text(r, "%s/%d is itself blocked %lu ms joining %s.", hcomm, wd_snaps[h].tid,
+                               (unsigned long)(now - wd_snaps[h].since_ms), joined);
+                joined_activity(r, &wd_snaps[h], wd_snaps[h].next);
             } else {
                 rt_lock_name(live_lock(wd_snaps[h].waiting_for, wd_snaps[h].waiting_id), wd_snaps[h].waiting_for->addr, name,
                              sizeof name);
@@ -408,7 +438,10 @@ int wd_report_hang(unsigned i, uint64_t now)
             rt_report_text(r, " %s/%d waits for %s (%lu ms)", kcomm, wd_snaps[k].tid, name,
                            (unsigned long)(now - wd_snaps[k].since_ms));
         } else if (wd_snaps[k].joining) {
-            rt_report_text(r, " %s/%d waits in pthread_join (%lu ms)", kcomm, wd_snaps[k].tid,
+            char joined[64];
+            int next = wd_snaps[k].next >= 0 ? wd_snaps[k].next : wd_holder_of(&wd_snaps[k]);
+            joined_name(&wd_snaps[k], next, joined, sizeof joined);
+            rt_report_text(r, " %s/%d waits in pthread_join for %s (%lu ms)", kcomm, wd_snaps[k].tid, joined,
                            (unsigned long)(now - wd_snaps[k].since_ms));
         }
     }
