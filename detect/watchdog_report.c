@@ -50,7 +50,7 @@ void wd_wait_name(const struct snap *s, char *out, size_t cap)
 static struct {
     unsigned n;
     struct { const struct rt_thread *t; uint64_t seq; } w[NOTED_THREADS];
-    char cycle[256];
+    char cycle[1024]; /* the cycle line of a lock-order report (16 threads at most) */
 } noted[NOTED_EPISODES];
 static unsigned noted_next;
 static rt_spin_t noted_lock = RT_SPIN_INIT;
@@ -126,7 +126,7 @@ int wd_report_deadlock(const unsigned *cycle, unsigned n, uint64_t now)
     struct rt_report *r = rt_report_begin(RT_KIND_DEADLOCK, wd_snaps[cycle[0]].tid);
     if (!r)
         return 0;
-    char line[RT_REPORT_LINE_MAX], earlier[256]; /* a cycle of any length (30 threads, long names) */
+    char line[RT_REPORT_LINE_MAX], earlier[1024]; /* a cycle of any length (30 threads, long names) */
     struct rt_buf cyc;
     rt_buf_init(&cyc, line, sizeof line);
     if (n == 1)
