@@ -484,7 +484,10 @@ int wd_report_all_blocked(uint64_t now)
                                 s->event->type == RT_LOCK_SEM ? "semaphore" : "condition variable", desc);
                 key += rt_hash64(s->wait_stack);
             } else if (s->joining) {
-                rt_report_stack(r, s->wait_stack, "%s/%d blocked %lu ms in pthread_join, at:", comm, s->tid, ms);
+                char joined[64];
+                joined_name(s, s->next >= 0 ? s->next : wd_holder_of(s), joined, sizeof joined);
+                rt_report_stack(r, s->wait_stack, "%s/%d blocked %lu ms in pthread_join, joining %s, at:", comm, s->tid,
+                                ms, joined);
             } else {
                 rt_lock_describe(live_lock(s->waiting_for, s->waiting_id), s->waiting_for->addr, desc, sizeof desc);
                 int h = s->next >= 0 ? s->next : wd_holder_of(s);
