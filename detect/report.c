@@ -16,7 +16,7 @@
 
 /* A report has no budget of lines: its items live in chunks, one inside
  * the report and more from a pool as it grows; each line is written out
- * whole (a long report in several pieces, see write_piece). */
+ * whole (a long report in several pieces, see report_sink.h). */
 #define CHUNK_ITEMS 64
 #define CHUNK_TEXT 8192
 #define ITEM_TEXT_MAX 1024 /* less room left: a chunk takes no more lines */
@@ -576,8 +576,10 @@ static void render_json(struct rt_report *r, struct rt_sink *out, const struct s
         json_section(out, "[report truncated]");
         rt_buf_putc(b, '}');
     }
-    rt_sink_room(out); /* the modules and the cycle in one piece: below RT_SINK_RESERVE */
-    rt_buf_puts(b, "],\"modules\":[");
+    rt_buf_putc(b, ']');
+    out->after_sections = 1; /* a piece may end before the modules, and before the cycle */
+    rt_sink_room(out);
+    rt_buf_puts(b, ",\"modules\":[");
     for (unsigned i = 0; i < r->nmods; i++) {
         rt_buf_puts(b, i ? ",{\"name\":\"" : "{\"name\":\"");
         rt_buf_json_str(b, r->mods[i].name);
@@ -590,6 +592,7 @@ static void render_json(struct rt_report *r, struct rt_sink *out, const struct s
     if (r->more_mods)
         rt_buf_printf(b, ",\"modules_not_listed\":%u", r->more_mods);
     /* The cycle line, also as an array for tools (report-format.md). */
+    rt_sink_room(out);
     FOR_ITEMS(r, it, x) {
         const char *text = x->text;
         if (x == &r->first.items[0] || x->is_stack || strncmp(text, "cycle: ", 7))

@@ -36,7 +36,8 @@ void rt_sink_room(struct rt_sink *s)
     }
     /* The piece says that the report continues; the next one, whose. */
     if (s->json)
-        rt_buf_printf(&s->b, "%s],\"continues\":\"%s\"}\n", s->in_frames ? "]}" : "", s->id);
+        rt_buf_printf(&s->b, "%s,\"continues\":\"%s\"}\n", s->after_sections ? "" : s->in_frames ? "]}]" : "]",
+                      s->id);
     else
         rt_buf_printf(&s->b, "[report %s continues]\n", s->id);
     write_out(s);
@@ -46,7 +47,7 @@ void rt_sink_room(struct rt_sink *s)
     if (s->json) {
         /* A stack cut between two frames goes on in a section of its own. */
         rt_buf_printf(&s->b, "{\"rtdd\":1,\"continued\":\"%s\",\"sections\":[%s", s->id,
-                      s->in_frames ? "{\"more_frames\":true,\"frames\":[" : "");
+                      s->after_sections ? "]" : s->in_frames ? "{\"more_frames\":true,\"frames\":[" : "");
         s->first_section = !s->in_frames;
         s->first_frame = 1;
     } else {

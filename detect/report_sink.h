@@ -9,7 +9,7 @@
 
 /* Room kept free before a line or frame is rendered: more than the longest
  * (a frame with its inlined callees, in JSON). Past it, a piece is written. */
-#define RT_SINK_RESERVE (24 * 1024)
+#define RT_SINK_RESERVE (32 * 1024)
 
 struct rt_sink {
     struct rt_buf b;
@@ -18,6 +18,7 @@ struct rt_sink {
     unsigned pieces;    /* written so far */
     char id[32];        /* PID.N, the same in every piece */
     int in_frames;      /* JSON: inside a section's "frames" array */
+    int after_sections; /* JSON: the "sections" array is closed (modules, cycle follow) */
     int first_section;  /* JSON: the next section is the first of its piece */
     int first_frame;    /* JSON: the next frame is the first of its array */
     size_t mark;        /* where the line or frame being rendered began */

@@ -475,6 +475,49 @@ START_TEST(a_long_json_report_is_lines_of_objects)
 }
 END_TEST
 
+/* Reports whose sections end just before a piece would: the piece may end
+ * after the sections, before the modules and the cycle; every line is
+ * still one object and the tail is whole. */
+START_TEST(a_json_piece_may_end_after_the_sections)
+{
+    int tail_piece = 0;
+    char pad[700];
+    /* 111 stacks come to about 64 KB, where a piece ends: a first line of
+     * 0 to 600 bytes moves their end over the whole of the last frame. */
+    for (int n = 0; n <= 600; n += 10) {
+        ck_assert_ptr_nonnull(test_log_setup("report_format=json"));
+        struct rt_report *r = rt_report_begin(RT_KIND_DEADLOCK, getpid());
+        rt_report_headline(r, "BUG: deadlock detected, 111 threads blocked in a cycle");
+        memset(pad, 'p', (size_t)n);
+        pad[n] = 0;
+        rt_report_text(r, "%s", pad);
+        for (int i = 0; i < 111; i++)
+            rt_report_stack(r, known_stack(), "thread %d of the cycle waits, at:", i);
+        rt_report_text(r, "cycle: a -> b -> a");
+        rt_report_key(r, (uint64_t)n);
+        rt_report_finish(r);
+        const char *log = test_log_read();
+        ck_assert_int_eq(count(log, "waits, at:\""), 111);
+        ck_assert_int_eq(count(log, "\"cycle\":[\"a\",\"b\",\"a\"]"), 1);
+        ck_assert_int_eq(count(log, "\"location\":"), 1);
+        for (const char *l = log; *l;) {
+            const char *nl = strchr(l, '\n');
+            ck_assert_ptr_nonnull(nl);
+            int braces = 0, squares = 0;
+            for (const char *c = l; c < nl; c++) {
+                braces += (*c == '{') - (*c == '}');
+                squares += (*c == '[') - (*c == ']');
+            }
+            ck_assert_int_eq(braces, 0);
+            ck_assert_int_eq(squares, 0);
+            l = nl + 1;
+        }
+        tail_piece |= strstr(log, "\"sections\":[],\"modules\"") != NULL;
+    }
+    ck_assert(tail_piece); /* the case was met */
+}
+END_TEST
+
 Suite *report_suite(void)
 {
     Suite *s = suite_create("report");
@@ -489,6 +532,7 @@ Suite *report_suite(void)
     tcase_add_test(tc, concurrent_reports_never_mix_lines);
     tcase_add_test(tc, a_long_report_is_whole_in_pieces);
     tcase_add_test(tc, a_long_json_report_is_lines_of_objects);
+    tcase_add_test(tc, a_json_piece_may_end_after_the_sections);
     suite_add_tcase(s, tc);
     return s;
 }
