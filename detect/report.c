@@ -1,4 +1,5 @@
 #include "report.h"
+#include "report_items.h"
 #include "report_sink.h"
 #include "log.h"
 #include "modules.h"
@@ -14,28 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
-/* A report has no budget of lines: its items live in chunks, one inside
- * the report and more from a pool as it grows; each line is written out
- * whole (a long report in several pieces, see report_sink.h). */
-#define CHUNK_ITEMS 64
-#define CHUNK_TEXT 8192
-#define ITEM_TEXT_MAX 1024 /* less room left: a chunk takes no more lines */
 #define OUT_SPACE (96 * 1024)
 #define MAX_REPORT_MODULES 32
-
-struct item {
-    int is_stack;
-    rt_stack_id stack;
-    const char *text;
-};
-
-struct chunk {
-    struct chunk *next;
-    unsigned nitems;
-    struct item items[CHUNK_ITEMS];
-    struct rt_buf textbuf;
-    char text[CHUNK_TEXT];
-};
 
 struct rt_report {
     enum rt_kind kind;
@@ -44,34 +25,14 @@ struct rt_report {
     uint64_t key;
     int has_key;
     int fatal;
-    unsigned lost;          /* lines left out: no memory for another chunk */
-    struct chunk *last;     /* where the next item goes */
-    struct chunk first;     /* item 0 is the headline */
     char headline[1024];
-    char out[OUT_SPACE];
+    struct rt_items items; /* the lines, as many as it needs (report_items.h) */
+    char out[OUT_SPACE];   /* a long report is written from it in pieces (report_sink.h) */
     struct rt_module mods[MAX_REPORT_MODULES];
     unsigned nmods, more_mods;
 };
+#define FOR_ITEMS(r, it, x) for (struct rt_item *x = rt_item_first(&(r)->items, &(it)); x; x = rt_item_next(&(it)))
 
-/* Walks the items of a report in order. */
-struct item_iter { struct chunk *c; unsigned i; };
-static struct item *item_next(struct item_iter *it)
-{
-    while (it->c && it->i >= it->c->nitems) {
-        it->c = it->c->next;
-        it->i = 0;
-    }
-    return it->c ? &it->c->items[it->i++] : NULL;
-}
-static struct item *item_first(struct rt_report *r, struct item_iter *it)
-{
-    it->c = &r->first;
-    it->i = 0;
-    return item_next(it);
-}
-#define FOR_ITEMS(r, it, x) for (struct item *x = item_first((r), &(it)); x; x = item_next(&(it)))
-
-static struct rt_pool chunk_pool = RT_POOL_INIT_SHARED(struct chunk);
 static struct rt_pool report_pool = RT_POOL_INIT(struct rt_report);
 
 static _Atomic unsigned long kind_counts[RT_KIND_COUNT];
@@ -139,62 +100,8 @@ struct rt_report *rt_report_begin(enum rt_kind kind, int tid)
     r->kind = kind;
     r->severity = rt_kind_table[kind].severity;
     r->tid = tid;
-    r->last = &r->first;
-    rt_buf_init(&r->first.textbuf, r->first.text, sizeof r->first.text);
-    r->first.items[0].text = r->headline; /* empty until one is set */
-    r->first.nitems = 1;
+    rt_items_init(&r->items);
     return r;
-}
-
-/* The chunk with room for one more line (a fresh one if fresh is set);
- * NULL when out of memory. */
-static struct chunk *chunk_for_item(struct rt_report *r, int fresh)
-{
-    struct chunk *c = r->last;
-    if (!fresh && c->nitems < CHUNK_ITEMS && c->textbuf.cap - c->textbuf.len > ITEM_TEXT_MAX)
-        return c;
-    struct chunk *n = rt_pool_get(&chunk_pool);
-    if (!n) {
-        rt_out_of_memory("a long report");
-        return NULL;
-    }
-    rt_buf_init(&n->textbuf, n->text, sizeof n->text);
-    c->next = n;
-    r->last = n;
-    return n;
-}
-
-static void add_item(struct rt_report *r, int is_stack, rt_stack_id stack, const char *fmt, va_list ap)
-{
-    struct chunk *c = chunk_for_item(r, 0);
-    if (!c) {
-        r->lost++; /* said in the report: render_text, render_json */
-        return;
-    }
-    size_t at = c->textbuf.len;
-    va_list again;
-    va_copy(again, ap);
-    rt_buf_vprintf(&c->textbuf, fmt, ap);
-    if (c->textbuf.truncated && at > 0) {
-        /* Longer than the room left: the line goes whole into a fresh chunk. */
-        c->textbuf.len = at;
-        c->textbuf.truncated = 0;
-        c->textbuf.data[at] = 0;
-        c = chunk_for_item(r, 1);
-        if (!c) {
-            va_end(again);
-            r->lost++;
-            return;
-        }
-        at = 0;
-        rt_buf_vprintf(&c->textbuf, fmt, again);
-    }
-    va_end(again);
-    rt_buf_putn(&c->textbuf, "", 1); /* keep the NUL inside the buffer */
-    struct item *it = &c->items[c->nitems++];
-    it->is_stack = is_stack;
-    it->stack = stack;
-    it->text = c->textbuf.data + at;
 }
 
 void rt_report_headline(struct rt_report *r, const char *fmt, ...)
@@ -211,7 +118,7 @@ void rt_report_text(struct rt_report *r, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    add_item(r, 0, 0, fmt, ap);
+    rt_items_add(&r->items, 0, 0, fmt, ap);
     va_end(ap);
 }
 
@@ -219,7 +126,7 @@ void rt_report_stack(struct rt_report *r, rt_stack_id stack, const char *fmt, ..
 {
     va_list ap;
     va_start(ap, fmt);
-    add_item(r, 1, stack, fmt, ap);
+    rt_items_add(&r->items, 1, stack, fmt, ap);
     va_end(ap);
 }
 
@@ -359,8 +266,8 @@ static void json_frame(struct rt_buf *b, const struct frame *f, int *first)
 }
 
 /* Walks every frame of every stack item, for rendering and for matching. */
-typedef void (*frame_fn)(struct rt_report *r, const struct item *item, const struct frame *f, void *arg);
-static void for_frames(struct rt_report *r, const struct item *item, frame_fn fn, void *arg)
+typedef void (*frame_fn)(struct rt_report *r, const struct rt_item *item, const struct frame *f, void *arg);
+static void for_frames(struct rt_report *r, const struct rt_item *item, frame_fn fn, void *arg)
 {
     const uintptr_t *pcs;
     const uint32_t *fsz;
@@ -373,7 +280,7 @@ static void for_frames(struct rt_report *r, const struct item *item, frame_fn fn
 }
 
 struct match_state { int matched; };
-static void match_frame(struct rt_report *r, const struct item *item, const struct frame *f, void *arg)
+static void match_frame(struct rt_report *r, const struct rt_item *item, const struct frame *f, void *arg)
 {
     struct match_state *m = arg;
     (void)item;
@@ -400,7 +307,7 @@ static int suppressed(struct rt_report *r)
     struct match_state m = { 0 };
     if (!rt_supp)
         return 0;
-    struct item_iter it;
+    struct rt_item_iter it;
     FOR_ITEMS(r, it, x)
         if (x->is_stack && !m.matched)
             for_frames(r, x, match_frame, &m);
@@ -411,7 +318,7 @@ static int suppressed(struct rt_report *r)
  * is the program's (not libc's, libstdc++'s or in their headers), else
  * its first frame; the frame's innermost location outside rtdd's headers. */
 struct summary { int done, have_any; char location[256]; char function[128]; };
-static void summary_frame(struct rt_report *r, const struct item *item, const struct frame *f, void *arg)
+static void summary_frame(struct rt_report *r, const struct rt_item *item, const struct frame *f, void *arg)
 {
     struct summary *s = arg;
     struct rt_buf b;
@@ -435,7 +342,7 @@ static void summary_frame(struct rt_report *r, const struct item *item, const st
     (void)r;
 }
 
-static void text_item_frame(struct rt_report *r, const struct item *item, const struct frame *f, void *arg)
+static void text_item_frame(struct rt_report *r, const struct rt_item *item, const struct frame *f, void *arg)
 {
     (void)item;
     remember_module(r, f);
@@ -444,7 +351,7 @@ static void text_item_frame(struct rt_report *r, const struct item *item, const 
     rt_sink_done(arg);
 }
 
-static void json_item_frame(struct rt_report *r, const struct item *item, const struct frame *f, void *arg)
+static void json_item_frame(struct rt_report *r, const struct rt_item *item, const struct frame *f, void *arg)
 {
     struct rt_sink *s = arg;
     (void)item;
@@ -477,10 +384,11 @@ static const char *lost_line(const struct rt_report *r, char *out, size_t cap)
 {
     struct rt_buf b;
     rt_buf_init(&b, out, cap);
-    if (r->lost)
-        rt_buf_printf(&b, "[%u line%s of this report left out: the runtime ran out of memory for it]", r->lost,
-                      r->lost == 1 ? "" : "s");
-    return r->lost ? out : NULL;
+    unsigned lost = r->items.lost;
+    if (lost)
+        rt_buf_printf(&b, "[%u line%s of this report left out: the runtime ran out of memory for it]", lost,
+                      lost == 1 ? "" : "s");
+    return lost ? out : NULL;
 }
 
 static void render_text(struct rt_report *r, struct rt_sink *out, const struct summary *s, const char *comm,
@@ -491,8 +399,8 @@ static void render_text(struct rt_report *r, struct rt_sink *out, const struct s
     rt_buf_puts(b, RT_REPORT_BEGIN "\n");
     rt_buf_printf(b, "%s\n", r->headline);
     rt_buf_printf(b, "CPU: %d PID: %d TID: %d Comm: %s Time: %s\n", sched_getcpu(), getpid(), r->tid, comm, when);
-    struct item_iter it;
-    for (struct item *x = (item_first(r, &it), item_next(&it)); x; x = item_next(&it)) {
+    struct rt_item_iter it;
+    FOR_ITEMS(r, it, x) {
         rt_sink_room(out);
         rt_buf_printf(b, "%s\n", x->text);
         if (rt_sink_done(out))
@@ -549,8 +457,8 @@ static void render_json(struct rt_report *r, struct rt_sink *out, const struct s
     json_kv(b, "time", when);
     rt_buf_puts(b, ",\"sections\":[");
     out->first_section = 1;
-    struct item_iter it;
-    for (struct item *x = (item_first(r, &it), item_next(&it)); x; x = item_next(&it)) {
+    struct rt_item_iter it;
+    FOR_ITEMS(r, it, x) {
         rt_sink_room(out);
         int first = out->first_section;
         json_section(out, x->text);
@@ -595,7 +503,7 @@ static void render_json(struct rt_report *r, struct rt_sink *out, const struct s
     rt_sink_room(out);
     FOR_ITEMS(r, it, x) {
         const char *text = x->text;
-        if (x == &r->first.items[0] || x->is_stack || strncmp(text, "cycle: ", 7))
+        if (x->is_stack || strncmp(text, "cycle: ", 7))
             continue;
         rt_buf_puts(b, ",\"cycle\":[\"");
         for (const char *p = text + 7; *p; p++) {
@@ -619,7 +527,7 @@ static uint64_t default_key(struct rt_report *r)
 {
     uint64_t key = (uint64_t)r->kind + 1;
     unsigned stacks = 0;
-    struct item_iter it;
+    struct rt_item_iter it;
     FOR_ITEMS(r, it, x)
         if (x->is_stack && stacks < 2) {
             key = rt_hash64(key ^ ((uint64_t)x->stack << 8));
@@ -649,7 +557,7 @@ int rt_report_finish(struct rt_report *r)
         __atomic_fetch_add(&kind_counts[r->kind], 1, __ATOMIC_RELAXED);
         if (r->severity != RT_SEV_INFO)
             __atomic_fetch_add(&error_count, 1, __ATOMIC_RELAXED);
-        struct item_iter it;
+        struct rt_item_iter it;
         FOR_ITEMS(r, it, x)
             if (x->is_stack && x->stack) {
                 for_frames(r, x, summary_frame, &s);
@@ -675,10 +583,7 @@ int rt_report_finish(struct rt_report *r)
         written = 1;
     }
     int fatal = written && r->fatal;
-    for (struct chunk *c = r->first.next, *next; c; c = next) {
-        next = c->next;
-        rt_pool_put(&chunk_pool, c);
-    }
+    rt_items_release(&r->items);
     rt_pool_put(&report_pool, r);
     if (fatal) {
         rt_report_exit_summary(getpid());
@@ -778,7 +683,7 @@ void rt_report_after_fork(void)
 {
     rt_sink_after_fork();
     rt_spin_reinit(&report_pool.lock);
-    rt_spin_reinit(&chunk_pool.lock);
+    rt_items_after_fork();
     for (int k = 0; k < RT_KIND_COUNT; k++)
         kind_counts[k] = 0;
     suppressed_count = error_count = 0;
