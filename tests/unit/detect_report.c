@@ -410,7 +410,7 @@ START_TEST(a_long_report_is_whole_in_pieces)
     char want[64];
     const char *p = log;
     for (int i = 0; i < 1500; i++) {
-        snprintf(want, sizeof want, "\nline %d of the long report, at:\n [<", i);
+        snprintf(want, sizeof want, "\nline %d of the long report, at:\n", i); /* a piece may end here */
         const char *at = strstr(p, want);
         ck_assert_msg(at != NULL, "line %d missing or out of order", i);
         p = at + 1;
@@ -478,26 +478,38 @@ END_TEST
 /* Reports whose sections end just before a piece would: the piece may end
  * after the sections, before the modules and the cycle; every line is
  * still one object and the tail is whole. */
+/* A JSON deadlock report of k stacks after a first line of pad bytes. */
+static const char *emit_json_cycle(int k, int pad)
+{
+    static uint64_t key;
+    static char padding[4096];
+    ck_assert_ptr_nonnull(test_log_setup("report_format=json"));
+    struct rt_report *r = rt_report_begin(RT_KIND_DEADLOCK, getpid());
+    rt_report_headline(r, "BUG: deadlock detected, %d threads blocked in a cycle", k);
+    memset(padding, 'p', (size_t)pad);
+    padding[pad] = 0;
+    rt_report_text(r, "%s", padding);
+    for (int i = 0; i < k; i++)
+        rt_report_stack(r, known_stack(), "thread %d of the cycle waits, at:", i);
+    rt_report_text(r, "cycle: a -> b -> a");
+    rt_report_key(r, ++key);
+    rt_report_finish(r);
+    return test_log_read();
+}
+
 START_TEST(a_json_piece_may_end_after_the_sections)
 {
+    /* The size of a stack's section, and the stacks that come to about
+     * 64 KB, where a piece ends: a first line of 0 to two sections' size
+     * moves their end (before the report's tail) over the whole of the
+     * last frame. */
+    size_t ten = strlen(emit_json_cycle(10, 0)), twenty = strlen(emit_json_cycle(20, 0));
+    size_t per = (twenty - ten) / 10, base = ten - 10 * per;
+    int k = (int)((64 * 1024 - base) / per);
     int tail_piece = 0;
-    char pad[700];
-    /* 111 stacks come to about 64 KB, where a piece ends: a first line of
-     * 0 to 600 bytes moves their end over the whole of the last frame. */
-    for (int n = 0; n <= 600; n += 10) {
-        ck_assert_ptr_nonnull(test_log_setup("report_format=json"));
-        struct rt_report *r = rt_report_begin(RT_KIND_DEADLOCK, getpid());
-        rt_report_headline(r, "BUG: deadlock detected, 111 threads blocked in a cycle");
-        memset(pad, 'p', (size_t)n);
-        pad[n] = 0;
-        rt_report_text(r, "%s", pad);
-        for (int i = 0; i < 111; i++)
-            rt_report_stack(r, known_stack(), "thread %d of the cycle waits, at:", i);
-        rt_report_text(r, "cycle: a -> b -> a");
-        rt_report_key(r, (uint64_t)n);
-        rt_report_finish(r);
-        const char *log = test_log_read();
-        ck_assert_int_eq(count(log, "waits, at:\""), 111);
+    for (int pad = 0; pad <= 2 * (int)per && pad < 4000; pad += 10) {
+        const char *log = emit_json_cycle(k, pad);
+        ck_assert_int_eq(count(log, "waits, at:\""), k);
         ck_assert_int_eq(count(log, "\"cycle\":[\"a\",\"b\",\"a\"]"), 1);
         ck_assert_int_eq(count(log, "\"location\":"), 1);
         for (const char *l = log; *l;) {
@@ -514,7 +526,7 @@ START_TEST(a_json_piece_may_end_after_the_sections)
         }
         tail_piece |= strstr(log, "\"sections\":[],\"modules\"") != NULL;
     }
-    ck_assert(tail_piece); /* the case was met */
+    ck_assert_msg(tail_piece, "no piece ended after the sections (%d stacks of %zu bytes)", k, per);
 }
 END_TEST
 

@@ -524,6 +524,23 @@ START_TEST(lost_pieces_are_corrupt)
                   d.reports[0]->corrupt ? d.reports[0]->corrupt : "(none)");
     ck_assert_int_eq(d.reports[0]->kind, RT_KIND_LOCK_DUMP);
     collected_free(&d);
+    /* More reports await their next piece than the parser keeps (16): the
+     * oldest is listed as cut off at once, the others at the end. */
+    char many[8192];
+    size_t len = 0;
+    for (int i = 0; i < 17; i++)
+        len += (size_t)snprintf(many + len, sizeof many - len,
+                                "------------[ cut here ]------------\nINFO: lock dump of process 5 (rtdd dump)\n"
+                                "CPU: 0 PID: 5 TID: 5 Comm: x Time: 2026-12-03T08:00:00.000Z\n[report 5.%d continues]\n",
+                                i);
+    struct collected e = {0};
+    parse_into(&e, many);
+    ck_assert_uint_eq(e.n, 17);
+    ck_assert_msg(strstr(e.reports[0]->corrupt, "too many reports await their next piece"), "%s", e.reports[0]->corrupt);
+    for (unsigned i = 1; i < e.n; i++)
+        ck_assert_msg(strstr(e.reports[i]->corrupt, "the log ends before its next piece"), "%u: %s", i,
+                      e.reports[i]->corrupt);
+    collected_free(&e);
 }
 END_TEST
 
