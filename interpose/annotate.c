@@ -110,7 +110,7 @@ RTI_EXPORT void rtdd_annotate_cond_wait_begin(void *cond, void *lock, unsigned f
 {
     struct rt_thread *t = rti_enter();
     if (t) {
-        rt_on_cond_wait_begin(t, (uintptr_t)cond, (uintptr_t)lock, 0, (flags & ANN_TIMED) != 0, 0, RTI_CALLER());
+        rt_annotate_cond_wait_begin(t, (uintptr_t)cond, (uintptr_t)lock, (flags & ANN_TIMED) != 0, RTI_CALLER());
         rti_leave();
     }
 }
@@ -119,7 +119,7 @@ RTI_EXPORT void rtdd_annotate_cond_wait_end(void *cond, void *lock)
 {
     struct rt_thread *t = rti_enter();
     if (t) {
-        rt_on_cond_wait_end(t, (uintptr_t)cond, (uintptr_t)lock, RT_WAIT_WOKEN, RTI_CALLER());
+        rt_annotate_cond_wait_end(t, (uintptr_t)cond, (uintptr_t)lock, RTI_CALLER());
         rti_leave();
     }
 }

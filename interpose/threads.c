@@ -51,12 +51,24 @@ static void join_cancelled(void *arg)
     join_ended(arg, 0);
 }
 
+/* The tid of a thread not yet joined, 0 if it has ended: glibc's
+ * per-thread CPU clock id encodes it as the kernel defines it
+ * (MAKE_THREAD_CPUCLOCK: ~tid << 3 | CPUCLOCK_PERTHREAD_MASK | SCHED). */
+static int joined_tid(pthread_t thread)
+{
+    clockid_t clock;
+    if (pthread_getcpuclockid(thread, &clock) != 0 || (clock & 7) != 6)
+        return 0;
+    return ~(clock >> 3);
+}
+
 #define JOIN_BODY(thread, timed, real_call)                               \
     uintptr_t pc = RTI_CALLER();                                      \
     struct rt_thread *t = rti_enter();                                \
     if (unlikely(!t))                                                 \
         return rti_resolved() ? (real_call) : ESRCH;                  \
     rt_on_join_begin(t, (uintptr_t)(thread), timed, pc);                 \
+    rt_on_join_target(t, joined_tid((pthread_t)(thread)));           \
     rti_leave();                                                      \
     int r;                                                            \
     pthread_cleanup_push(join_cancelled, t);                          \

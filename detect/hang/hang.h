@@ -83,6 +83,8 @@ unsigned rt_cond_blocked(const struct rt_lock *c);
  * which the deadlock watchdog follows like a wait for a lock that thread
  * holds (detect/hang/join.c). */
 void rt_on_join_begin(struct rt_thread *t, uintptr_t handle, int timed, uintptr_t pc);
+/* The joined thread's tid, after rt_on_join_begin, where the caller knows it. */
+void rt_on_join_target(struct rt_thread *t, int tid);
 /* The join ended: joined, or it failed, timed out or was cancelled. */
 void rt_on_join_end(struct rt_thread *t, int joined);
 /* A thread is known to the runtime (its handle set): for the joins. */

@@ -22,8 +22,15 @@ void rt_on_join_begin(struct rt_thread *t, uintptr_t handle, int timed, uintptr_
     rt_watchdog_ensure();
 }
 
+void rt_on_join_target(struct rt_thread *t, int tid)
+{
+    if (__atomic_load_n(&t->joining, __ATOMIC_RELAXED))
+        __atomic_store_n(&t->joining_tid, tid, __ATOMIC_RELEASE);
+}
+
 void rt_on_join_end(struct rt_thread *t, int ok)
 {
+    __atomic_store_n(&t->joining_tid, 0, __ATOMIC_RELAXED);
     uintptr_t joined = __atomic_load_n(&t->joining, __ATOMIC_RELAXED);
     rt_rcuhb_acquire(t, joined); /* what the joined thread released at its exit */
     if (joined && ok)

@@ -102,6 +102,7 @@ static void take_snapshot(struct rt_thread *t, void *arg)
         s->wait_timed = 0;
     }
     s->joining = s->waiting_for ? 0 : __atomic_load_n(&t->joining, __ATOMIC_ACQUIRE);
+    s->joining_tid = s->joining ? __atomic_load_n(&t->joining_tid, __ATOMIC_ACQUIRE) : 0;
     if (!s->waiting_for && !s->joining && (s->event = __atomic_load_n(&t->event_waiting, __ATOMIC_ACQUIRE))) {
         s->event_id = t->event_waiting_id;
         s->event_shared = t->event_shared;

@@ -23,6 +23,7 @@ struct snap {
     int tid;
     struct rt_lock *waiting_for;
     uintptr_t joining; /* else, the pthread_t it waits for in pthread_join */
+    int joining_tid;   /* ... and that thread's tid, 0 if unknown */
     struct rt_lock *event; /* else, the condition variable or semaphore it waits on */
     uint64_t event_id;
     uint8_t event_shared;  /* another process may end that wait */

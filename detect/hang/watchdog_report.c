@@ -48,7 +48,7 @@ void wd_wait_name(const struct snap *s, char *out, size_t cap)
 static struct {
     unsigned n;
     struct { const struct rt_thread *t; uint64_t seq; } w[NOTED_THREADS];
-    char cycle[256];
+    char cycle[1024]; /* the cycle line of a lock-order report (16 threads at most) */
 } noted[NOTED_EPISODES];
 static unsigned noted_next;
 static rt_spin_t noted_lock = RT_SPIN_INIT;
@@ -124,7 +124,7 @@ int wd_report_deadlock(const unsigned *cycle, unsigned n, uint64_t now)
     struct rt_report *r = rt_report_begin(RT_KIND_DEADLOCK, wd_snaps[cycle[0]].tid);
     if (!r)
         return 0;
-    char line[1024], earlier[256];
+    char line[RT_REPORT_LINE_MAX], earlier[1024]; /* a cycle of any length (30 threads, long names) */
     struct rt_buf cyc;
     rt_buf_init(&cyc, line, sizeof line);
     if (n == 1)
@@ -288,6 +288,34 @@ int wd_report_stall(unsigned waiter, uint64_t blocked_ms)
     return rt_report_finish(r);
 }
 
+/* The thread s joins, "COMM/TID" (next: its snapshot, -1 when the runtime
+ * has no record of it); its tid, 0 when not even that is known. */
+static int joined_name(const struct snap *s, int next, char *out, size_t cap)
+{
+    int tid = next >= 0 ? wd_snaps[next].tid : s->joining_tid;
+    char comm[32];
+    struct rt_buf b;
+    rt_buf_init(&b, out, cap);
+    if (!tid) {
+        rt_buf_puts(&b, "another thread (its tid is not known)");
+        return 0;
+    }
+    rt_thread_comm(tid, comm, sizeof comm);
+    rt_buf_printf(&b, "%s/%d", comm, tid);
+    return tid;
+}
+
+/* A joined thread that made no call the runtime saw: what it is doing,
+ * from /proc, as a lock's holder is shown. */
+static void joined_activity(struct rt_report *r, const struct snap *s, int next)
+{
+    char name[64], act[256];
+    if (next >= 0 || !joined_name(s, next, name, sizeof name))
+        return;
+    rt_thread_activity(s->joining_tid, act, sizeof act);
+    rt_report_text(r, "%s made no lock call rtdd saw: %s.", name, act);
+}
+
 /* Where the chain of waits from s ends: -1 when it goes round a cycle (a
  * deadlock, reported as such), else the last thread of the chain. */
 static int chain_end(unsigned s)
@@ -365,19 +393,19 @@ int wd_report_hang(unsigned i, uint64_t now)
                        s->tid, secs);
     int next = wd_snaps[i].next;
     if (s->joining) {
-        char hcomm[32] = "a thread";
-        int htid = next >= 0 ? wd_snaps[next].tid : 0;
-        if (htid)
-            rt_thread_comm(htid, hcomm, sizeof hcomm);
-        rt_report_stack(r, s->wait_stack, "%s/%d has been blocked %lu ms joining %s/%d, at:", comm, s->tid,
-                        (unsigned long)(now - s->since_ms), hcomm, htid);
+        char joined[64];
+        joined_name(s, next, joined, sizeof joined);
+        rt_report_stack(r, s->wait_stack, "%s/%d has been blocked %lu ms joining %s, at:", comm, s->tid,
+                        (unsigned long)(now - s->since_ms), joined);
+        joined_activity(r, s, next);
     } else {
         rt_lock_describe(live_lock(s->waiting_for, s->waiting_id), s->waiting_for->addr, desc, sizeof desc);
         rt_report_stack(r, s->wait_stack, "%s/%d has been blocked %lu ms waiting %sfor %s, at:", comm, s->tid,
                         (unsigned long)(now - s->since_ms), s->rcu_wait ? "in a grace period " : "", desc);
     }
     /* Along the chain: who holds what the previous one waits for. */
-    for (int cur = (int)i, hops = 0; hops < 8; hops++) {
+    int cur = (int)i, hops = 0;
+    for (; hops < 8; hops++) {
         int h = wd_snaps[cur].next;
         if (h < 0 || h == cur)
             break;
@@ -398,8 +426,11 @@ int wd_report_hang(unsigned i, uint64_t now)
                 break;
             }
             if (wd_snaps[h].joining) {
-                rt_report_text(r, "%s/%d is itself blocked %lu ms joining another thread.", hcomm, wd_snaps[h].tid,
-                               (unsigned long)(now - wd_snaps[h].since_ms));
+                char joined[64];
+                joined_name(&wd_snaps[h], wd_snaps[h].next, joined, sizeof joined);
+                rt_report_text(r, "%s/%d is itself blocked %lu ms joining %s.", hcomm, wd_snaps[h].tid,
+                               (unsigned long)(now - wd_snaps[h].since_ms), joined);
+                joined_activity(r, &wd_snaps[h], wd_snaps[h].next);
             } else {
                 rt_lock_name(live_lock(wd_snaps[h].waiting_for, wd_snaps[h].waiting_id), wd_snaps[h].waiting_for->addr, name,
                              sizeof name);
@@ -412,6 +443,18 @@ int wd_report_hang(unsigned i, uint64_t now)
         rt_thread_activity(wd_snaps[h].tid, act, sizeof act);
         rt_report_text(r, "%s/%d is not waiting for a lock: %s.", hcomm, wd_snaps[h].tid, act);
         break;
+    }
+    if (hops == 8) {
+        /* Said, with its length, not cut silently; its threads are all listed below. */
+        unsigned more = 0;
+        for (int h = wd_snaps[cur].next; h >= 0 && more < wd_nsnaps; h = wd_snaps[h].next) {
+            more++;
+            if (!wd_waits(&wd_snaps[h]) || wd_snaps[h].next == h)
+                break;
+        }
+        if (more)
+            rt_report_text(r, "... and the chain goes on through %u more thread%s (see the list below).", more,
+                           more == 1 ? "" : "s");
     }
     rt_report_text(r, "Locks held and waits of every thread:");
     for (unsigned k = 0; k < wd_nsnaps; k++) {
@@ -428,7 +471,10 @@ int wd_report_hang(unsigned i, uint64_t now)
                            wd_snaps[k].event_destroy ? "waits in pthread_cond_destroy of" : "waits for", name,
                            (unsigned long)(now - wd_snaps[k].since_ms));
         } else if (wd_snaps[k].joining) {
-            rt_report_text(r, " %s/%d waits in pthread_join (%lu ms)", kcomm, wd_snaps[k].tid,
+            char joined[64];
+            int next = wd_snaps[k].next >= 0 ? wd_snaps[k].next : wd_holder_of(&wd_snaps[k]);
+            joined_name(&wd_snaps[k], next, joined, sizeof joined);
+            rt_report_text(r, " %s/%d waits in pthread_join for %s (%lu ms)", kcomm, wd_snaps[k].tid, joined,
                            (unsigned long)(now - wd_snaps[k].since_ms));
         }
     }
@@ -476,7 +522,10 @@ int wd_report_all_blocked(uint64_t now)
                                 s->event->type == RT_LOCK_SEM ? "semaphore" : "condition variable", desc);
                 key += rt_hash64(s->wait_stack);
             } else if (s->joining) {
-                rt_report_stack(r, s->wait_stack, "%s/%d blocked %lu ms in pthread_join, at:", comm, s->tid, ms);
+                char joined[64];
+                joined_name(s, s->next >= 0 ? s->next : wd_holder_of(s), joined, sizeof joined);
+                rt_report_stack(r, s->wait_stack, "%s/%d blocked %lu ms in pthread_join, joining %s, at:", comm, s->tid,
+                                ms, joined);
             } else {
                 rt_lock_describe(live_lock(s->waiting_for, s->waiting_id), s->waiting_for->addr, desc, sizeof desc);
                 int h = s->next >= 0 ? s->next : wd_holder_of(s);

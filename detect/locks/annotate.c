@@ -4,6 +4,7 @@
 #include "core/core.h"
 #include "locks/lockdesc.h"
 #include "report/report.h"
+#include "hang/hang.h"
 
 static struct rt_lock *known(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
 {
@@ -81,6 +82,69 @@ void rt_annotate_nested(struct rt_thread *t, uintptr_t addr, unsigned subclass, 
     struct rt_lock *l = known(t, addr, pc);
     if (l)
         l->next_subclass = (uint8_t)(subclass < 255 ? subclass : 255);
+}
+
+/* "[0xADDR] NAME (TYPE, ...)" of what the runtime knows at addr, else "[0xADDR]". */
+static void describe_at(uintptr_t addr, char *out, size_t cap)
+{
+    struct rt_lock *l = rt_lock_find(addr);
+    if (l) {
+        rt_lock_describe(l, addr, out, cap);
+    } else {
+        char where[64];
+        struct rt_buf b;
+        rt_lock_where(addr, where, sizeof where);
+        rt_buf_init(&b, out, cap);
+        rt_buf_printf(&b, "[%s]", where);
+    }
+}
+
+/* An annotation that does not describe a condition wait: said as the
+ * mistake it is, before it can look like a bug of the lock it names. */
+static void report_cond_annotation(struct rt_thread *t, const char *call, uintptr_t cond, uintptr_t lock,
+                                   const char *problem)
+{
+    char comm[32], cdesc[512], ldesc[512];
+    rt_thread_comm(t->tid, comm, sizeof comm);
+    describe_at(cond, cdesc, sizeof cdesc);
+    describe_at(lock, ldesc, sizeof ldesc);
+    struct rt_report *r = rt_report_begin(RT_KIND_COND_MISUSE, t->tid);
+    if (!r)
+        return;
+    rt_report_headline(r, "WARNING: condition variable misuse");
+    rt_report_stack(r, rt_stack_capture((unsigned)rt_opt.stack_depth), "%s/%d calls %s(cond, lock) %s, at:", comm,
+                    t->tid, call, problem);
+    rt_report_text(r, "cond: %s", cdesc);
+    rt_report_text(r, "lock: %s", ldesc);
+    rt_report_text(r, "An annotation mistake (include/rtdd/annotate.h): RTDD_COND_WAIT_BEGIN and RTDD_COND_WAIT_END "
+                      "describe one condition wait, on one thread, in that order. rtdd leaves what it knows of the "
+                      "lock as it was: this call is not taken as a release or an acquisition.");
+    rt_report_held_locks(r, t, comm);
+    rt_report_key(r, rt_hash64((uint64_t)cond * 31 + lock) ^ 0xa22c);
+    rt_report_finish(r);
+}
+
+void rt_annotate_cond_wait_begin(struct rt_thread *t, uintptr_t cond, uintptr_t lock, int timed, uintptr_t pc)
+{
+    if (t->ann_cond_wait) {
+        report_cond_annotation(t, "RTDD_COND_WAIT_BEGIN",
+                               cond, lock, "while a wait it began has not ended (no RTDD_COND_WAIT_END)");
+        return;
+    }
+    t->ann_cond_wait = cond;
+    rt_on_cond_wait_begin(t, cond, lock, 0, timed, 0, pc);
+}
+
+void rt_annotate_cond_wait_end(struct rt_thread *t, uintptr_t cond, uintptr_t lock, uintptr_t pc)
+{
+    if (t->ann_cond_wait != cond) {
+        report_cond_annotation(t, "RTDD_COND_WAIT_END", cond, lock,
+                               t->ann_cond_wait ? "for another condition than the wait it began"
+                                                : "with no RTDD_COND_WAIT_BEGIN before it on this thread");
+        return;
+    }
+    t->ann_cond_wait = 0;
+    rt_on_cond_wait_end(t, cond, lock, RT_WAIT_WOKEN, pc);
 }
 
 /* Locks the program describes with annotations (include/rtdd/annotate.h,

@@ -157,7 +157,8 @@ void rt_report_held_locks(struct rt_report *r, const struct rt_thread *t, const 
         rt_report_text(r, " #%u: %s%s, taken at %s", shown++, name, h->mode == RT_HOLD_READ ? " (read)" : "", site);
     }
     if (n > 16)
-        rt_report_text(r, " ... and %u more", n - 16);
+        rt_report_text(r, " ... and %u more lock%s held by %s/%d (a report lists 16 a thread)", n - 16,
+                       n - 16 == 1 ? "" : "s", comm, t->tid);
 }
 
 void rt_report_holders(struct rt_report *r, const struct rt_lock *l, int self_tid)

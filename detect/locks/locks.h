@@ -131,6 +131,11 @@ void rt_on_fork_prepare(struct rt_thread *self);
 void rt_annotate_name(struct rt_thread *t, uintptr_t addr, const char *name, uintptr_t pc);
 void rt_annotate_no_order(struct rt_thread *t, uintptr_t addr, uintptr_t pc);
 void rt_annotate_nested(struct rt_thread *t, uintptr_t addr, unsigned subclass, uintptr_t pc);
+/* RTDD_COND_WAIT_BEGIN / END: the condition wait, after checking that the
+ * annotations pair up on the thread; a mistake is reported as what it is
+ * (an annotation misused), and the model of the lock is left alone. */
+void rt_annotate_cond_wait_begin(struct rt_thread *t, uintptr_t cond, uintptr_t lock, int timed, uintptr_t pc);
+void rt_annotate_cond_wait_end(struct rt_thread *t, uintptr_t cond, uintptr_t lock, uintptr_t pc);
 /* The name given to l with RTDD_LOCK_NAME, or NULL. */
 const char *rt_lock_annotated_name(const struct rt_lock *l);
 /* l got a new id (a new identity, same object): its name follows. */

@@ -100,8 +100,11 @@ struct rt_thread {
     uint64_t wd_seen_seq, wd_since_ms;
     uint64_t wd_hang_seq;       /* the wait episode a blocked-too-long report was made for (+1) */
     uint64_t wd_leader_seq;     /* the lock wait episode whose chain ended in an idle event loop (+1) */
-    /* Set while blocked in pthread_join: the pthread_t of the thread joined. */
+    /* Set while blocked in pthread_join: the pthread_t of the thread joined,
+     * and its tid (0 if unknown): reports name it even if the runtime never
+     * saw it make a call. */
     _Atomic uintptr_t joining;
+    _Atomic int joining_tid;
     /* Set while blocked on a condition variable or semaphore (condwait.c),
      * with its record's id and whether another process may wake it. */
     struct rt_lock *_Atomic event_waiting;
@@ -110,6 +113,7 @@ struct rt_thread {
     uint8_t event_destroy; /* the wait is pthread_cond_destroy's, for the condition's waiters to leave */
     uint8_t cond_counted; /* the condition wait is counted in its record's cond_waiters */
     uint8_t cond_retake;  /* its mutex is modelled as taken again when the wait ends: 2 always, 1 unless it failed */
+    uintptr_t ann_cond_wait; /* the condition of a wait RTDD_COND_WAIT_BEGIN began and END has not ended */
     uintptr_t handle; /* the thread's pthread_t, which pthread_join names it by */
     /* RCU section state and the call-site cache (pc -> stack of its first
      * call): librtdd_rcu's record, which its inline code reads and fills. */

@@ -1,4 +1,6 @@
 #include "report/report.h"
+#include "report/report_items.h"
+#include "report/report_sink.h"
 #include "report/log.h"
 #include "report/modules.h"
 #include "core/core.h"
@@ -11,16 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_ITEMS 48
-#define TEXT_SPACE 8192
 #define OUT_SPACE (96 * 1024)
 #define MAX_REPORT_MODULES 32
-
-struct item {
-    int is_stack;
-    rt_stack_id stack;
-    unsigned text; /* offset into r->text */
-};
 
 struct rt_report {
     enum rt_kind kind;
@@ -29,18 +23,18 @@ struct rt_report {
     uint64_t key;
     int has_key;
     int fatal;
-    unsigned nitems;
-    struct item items[MAX_ITEMS];
-    struct rt_buf textbuf;
-    char text[TEXT_SPACE];
-    char out[OUT_SPACE];
+    char headline[1024];
+    struct rt_items items; /* the lines, as many as it needs (report_items.h) */
+    char out[OUT_SPACE];   /* a long report is written from it in pieces (report_sink.h) */
     struct rt_module mods[MAX_REPORT_MODULES];
-    unsigned nmods;
-    unsigned summary_text; /* rt_report_summary's location and function (offsets into text), 0: none */
+    unsigned nmods, more_mods;
+    int has_summary;              /* rt_report_summary's location and function */
+    char summary_loc[256], summary_fn[256];
 };
+#define FOR_ITEMS(r, it, x) for (struct rt_item *x = rt_item_first(&(r)->items, &(it)); x; x = rt_item_next(&(it)))
 
 static struct rt_pool report_pool = RT_POOL_INIT(struct rt_report);
-static rt_spin_t write_lock = RT_SPIN_INIT;
+
 static _Atomic unsigned long kind_counts[RT_KIND_COUNT];
 static _Atomic unsigned long suppressed_count, error_count;
 /* Reports claimed (counted) and not yet written, and this thread's share:
@@ -113,49 +107,36 @@ struct rt_report *rt_report_begin(enum rt_kind kind, int tid)
     r->kind = kind;
     r->severity = rt_kind_table[kind].severity;
     r->tid = tid;
-    rt_buf_init(&r->textbuf, r->text, sizeof r->text);
-    rt_buf_putn(&r->textbuf, "", 1); /* offset 0: the empty headline until one is set */
-    r->nitems = 1;                    /* item 0 is the headline */
-    r->summary_text = 0;
+    rt_items_init(&r->items);
+    r->has_summary = 0;
     return r;
 }
 
 void rt_report_summary(struct rt_report *r, const char *location, const char *function)
 {
-    size_t at = r->textbuf.len;
-    rt_buf_putn(&r->textbuf, location, strlen(location) + 1);
-    rt_buf_putn(&r->textbuf, function, strlen(function) + 1);
-    if (!r->textbuf.truncated)
-        r->summary_text = (unsigned)at;
-}
-
-static void add_item(struct rt_report *r, int is_stack, rt_stack_id stack, const char *fmt, va_list ap)
-{
-    if (r->nitems >= MAX_ITEMS)
-        return;
-    struct item *it = &r->items[r->nitems++];
-    it->is_stack = is_stack;
-    it->stack = stack;
-    it->text = (unsigned)r->textbuf.len;
-    rt_buf_vprintf(&r->textbuf, fmt, ap);
-    rt_buf_putn(&r->textbuf, "", 1); /* keep the NUL inside the buffer */
+    struct rt_buf b;
+    rt_buf_init(&b, r->summary_loc, sizeof r->summary_loc);
+    rt_buf_puts(&b, location);
+    rt_buf_init(&b, r->summary_fn, sizeof r->summary_fn);
+    rt_buf_puts(&b, function);
+    r->has_summary = 1;
 }
 
 void rt_report_headline(struct rt_report *r, const char *fmt, ...)
 {
     va_list ap;
-    r->items[0].text = (unsigned)r->textbuf.len;
+    struct rt_buf b;
+    rt_buf_init(&b, r->headline, sizeof r->headline);
     va_start(ap, fmt);
-    rt_buf_vprintf(&r->textbuf, fmt, ap);
+    rt_buf_vprintf(&b, fmt, ap);
     va_end(ap);
-    rt_buf_putn(&r->textbuf, "", 1);
 }
 
 void rt_report_text(struct rt_report *r, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    add_item(r, 0, 0, fmt, ap);
+    rt_items_add(&r->items, 0, 0, fmt, ap);
     va_end(ap);
 }
 
@@ -163,7 +144,7 @@ void rt_report_stack(struct rt_report *r, rt_stack_id stack, const char *fmt, ..
 {
     va_list ap;
     va_start(ap, fmt);
-    add_item(r, 1, stack, fmt, ap);
+    rt_items_add(&r->items, 1, stack, fmt, ap);
     va_end(ap);
 }
 
@@ -238,6 +219,8 @@ static void remember_module(struct rt_report *r, const struct frame *f)
             return;
     if (r->nmods < MAX_REPORT_MODULES)
         r->mods[r->nmods++] = f->mod;
+    else
+        r->more_mods++; /* counted in the report: its frames still name the module */
 }
 
 static void text_frame(struct rt_buf *b, const struct frame *f)
@@ -301,12 +284,12 @@ static void json_frame(struct rt_buf *b, const struct frame *f, int *first)
 }
 
 /* Walks every frame of every stack item, for rendering and for matching. */
-typedef void (*frame_fn)(struct rt_report *r, unsigned item, const struct frame *f, void *arg);
-static void for_frames(struct rt_report *r, unsigned item, frame_fn fn, void *arg)
+typedef void (*frame_fn)(struct rt_report *r, const struct rt_item *item, const struct frame *f, void *arg);
+static void for_frames(struct rt_report *r, const struct rt_item *item, frame_fn fn, void *arg)
 {
     const uintptr_t *pcs;
     const uint32_t *fsz;
-    unsigned depth = rt_stack_get(r->items[item].stack, &pcs, &fsz);
+    unsigned depth = rt_stack_get(item->stack, &pcs, &fsz);
     for (unsigned i = 0; i < depth; i++) {
         struct frame f;
         resolve_frame(pcs[i], fsz[i], &f);
@@ -315,7 +298,7 @@ static void for_frames(struct rt_report *r, unsigned item, frame_fn fn, void *ar
 }
 
 struct match_state { int matched; };
-static void match_frame(struct rt_report *r, unsigned item, const struct frame *f, void *arg)
+static void match_frame(struct rt_report *r, const struct rt_item *item, const struct frame *f, void *arg)
 {
     struct match_state *m = arg;
     (void)item;
@@ -342,9 +325,10 @@ static int suppressed(struct rt_report *r)
     struct match_state m = { 0 };
     if (!rt_supp)
         return 0;
-    for (unsigned i = 0; i < r->nitems && !m.matched; i++)
-        if (r->items[i].is_stack)
-            for_frames(r, i, match_frame, &m);
+    struct rt_item_iter it;
+    FOR_ITEMS(r, it, x)
+        if (x->is_stack && !m.matched)
+            for_frames(r, x, match_frame, &m);
     return m.matched;
 }
 
@@ -352,7 +336,7 @@ static int suppressed(struct rt_report *r)
  * is the program's (not libc's, libstdc++'s or in their headers), else
  * its first frame; the frame's innermost location outside rtdd's headers. */
 struct summary { int done, have_any; char location[256]; char function[128]; };
-static void summary_frame(struct rt_report *r, unsigned item, const struct frame *f, void *arg)
+static void summary_frame(struct rt_report *r, const struct rt_item *item, const struct frame *f, void *arg)
 {
     struct summary *s = arg;
     struct rt_buf b;
@@ -376,20 +360,25 @@ static void summary_frame(struct rt_report *r, unsigned item, const struct frame
     (void)r;
 }
 
-static void text_item_frame(struct rt_report *r, unsigned item, const struct frame *f, void *arg)
+static void text_item_frame(struct rt_report *r, const struct rt_item *item, const struct frame *f, void *arg)
 {
     (void)item;
     remember_module(r, f);
-    text_frame(arg, f);
+    rt_sink_room(arg);
+    text_frame(&((struct rt_sink *)arg)->b, f);
+    rt_sink_done(arg);
 }
 
-struct json_frames { struct rt_buf *b; int first; };
-static void json_item_frame(struct rt_report *r, unsigned item, const struct frame *f, void *arg)
+static void json_item_frame(struct rt_report *r, const struct rt_item *item, const struct frame *f, void *arg)
 {
-    struct json_frames *j = arg;
+    struct rt_sink *s = arg;
     (void)item;
     remember_module(r, f);
-    json_frame(j->b, f, &j->first);
+    rt_sink_room(s);
+    int first = s->first_frame;
+    json_frame(&s->b, f, &s->first_frame);
+    if (rt_sink_done(s))
+        s->first_frame = first;
 }
 
 static void iso_time(char *out, size_t cap)
@@ -408,25 +397,52 @@ static void iso_time(char *out, size_t cap)
                   ts.tv_nsec / 1000000);
 }
 
-static void render_text(struct rt_report *r, struct rt_buf *b, const struct summary *s, const char *comm,
+/* What a report could not keep or name, said with counts (never silently). */
+static const char *lost_line(const struct rt_report *r, char *out, size_t cap)
+{
+    struct rt_buf b;
+    rt_buf_init(&b, out, cap);
+    unsigned lost = r->items.lost;
+    if (lost)
+        rt_buf_printf(&b, "[%u line%s of this report left out: the runtime ran out of memory for it]", lost,
+                      lost == 1 ? "" : "s");
+    return lost ? out : NULL;
+}
+
+static void render_text(struct rt_report *r, struct rt_sink *out, const struct summary *s, const char *comm,
                         const char *when)
 {
+    struct rt_buf *b = &out->b;
+    char lost[128];
     rt_buf_puts(b, RT_REPORT_BEGIN "\n");
-    rt_buf_printf(b, "%s\n", r->text + r->items[0].text);
+    rt_buf_printf(b, "%s\n", r->headline);
     rt_buf_printf(b, "CPU: %d PID: %d TID: %d Comm: %s Time: %s\n", sched_getcpu(), getpid(), r->tid, comm, when);
-    for (unsigned i = 1; i < r->nitems; i++) {
-        rt_buf_printf(b, "%s\n", r->text + r->items[i].text);
-        if (r->items[i].is_stack) {
-            if (r->items[i].stack)
-                for_frames(r, i, text_item_frame, b);
+    struct rt_item_iter it;
+    FOR_ITEMS(r, it, x) {
+        rt_sink_room(out);
+        rt_buf_printf(b, "%s\n", x->text);
+        if (rt_sink_done(out))
+            continue;
+        if (x->is_stack) {
+            if (x->stack)
+                for_frames(r, x, text_item_frame, out);
             else
                 rt_buf_puts(b, " (stack unavailable)\n");
         }
     }
-    for (unsigned i = 0; i < r->nmods; i++)
+    if (lost_line(r, lost, sizeof lost))
+        rt_buf_printf(b, "%s\n", lost);
+    if (out->cut)
+        rt_buf_puts(b, "[report truncated]\n");
+    for (unsigned i = 0; i < r->nmods; i++) {
+        rt_sink_room(out);
         rt_buf_printf(b, "module: %s build-id %s base 0x%lx path %s\n", r->mods[i].name,
                       r->mods[i].build_id[0] ? r->mods[i].build_id : "-", (unsigned long)r->mods[i].base,
                       r->mods[i].path);
+    }
+    if (r->more_mods)
+        rt_buf_printf(b, "[%u more module%s not listed: a report lists %d]\n", r->more_mods,
+                      r->more_mods == 1 ? "" : "s", MAX_REPORT_MODULES);
     rt_buf_printf(b, "SUMMARY: rtdd: %s %s in %s\n", rt_kind_table[r->kind].name, s->location, s->function);
     rt_buf_puts(b, RT_REPORT_END "\n");
 }
@@ -438,29 +454,58 @@ static void json_kv(struct rt_buf *b, const char *key, const char *val)
     rt_buf_putc(b, '"');
 }
 
-static void render_json(struct rt_report *r, struct rt_buf *b, const struct summary *s, const char *comm,
+static void json_section(struct rt_sink *out, const char *title)
+{
+    rt_buf_puts(&out->b, out->first_section ? "{\"title\":\"" : ",{\"title\":\"");
+    out->first_section = 0;
+    rt_buf_json_str(&out->b, title);
+    rt_buf_putc(&out->b, '"');
+}
+
+static void render_json(struct rt_report *r, struct rt_sink *out, const struct summary *s, const char *comm,
                         const char *when)
 {
+    struct rt_buf *b = &out->b;
+    char lost[128];
     rt_buf_printf(b, "{\"rtdd\":1,\"kind\":\"%s\",\"severity\":\"%s\"", rt_kind_table[r->kind].name,
                   rt_severity_name(r->severity));
-    json_kv(b, "headline", r->text + r->items[0].text);
+    json_kv(b, "headline", r->headline);
     rt_buf_printf(b, ",\"pid\":%d,\"tid\":%d,\"cpu\":%d", getpid(), r->tid, sched_getcpu());
     json_kv(b, "comm", comm);
     json_kv(b, "time", when);
     rt_buf_puts(b, ",\"sections\":[");
-    for (unsigned i = 1; i < r->nitems; i++) {
-        rt_buf_puts(b, i > 1 ? ",{\"title\":\"" : "{\"title\":\"");
-        rt_buf_json_str(b, r->text + r->items[i].text);
-        rt_buf_putc(b, '"');
-        if (r->items[i].is_stack) {
-            struct json_frames j = { b, 1 };
+    out->first_section = 1;
+    struct rt_item_iter it;
+    FOR_ITEMS(r, it, x) {
+        rt_sink_room(out);
+        int first = out->first_section;
+        json_section(out, x->text);
+        if (rt_sink_done(out)) {
+            out->first_section = first;
+            continue;
+        }
+        if (x->is_stack) {
             rt_buf_puts(b, ",\"frames\":[");
-            for_frames(r, i, json_item_frame, &j);
+            out->in_frames = 1;
+            out->first_frame = 1;
+            for_frames(r, x, json_item_frame, out);
+            out->in_frames = 0;
             rt_buf_putc(b, ']');
         }
         rt_buf_putc(b, '}');
     }
-    rt_buf_puts(b, "],\"modules\":[");
+    if (lost_line(r, lost, sizeof lost)) {
+        json_section(out, lost);
+        rt_buf_putc(b, '}');
+    }
+    if (out->cut) {
+        json_section(out, "[report truncated]");
+        rt_buf_putc(b, '}');
+    }
+    rt_buf_putc(b, ']');
+    out->after_sections = 1; /* a piece may end before the modules, and before the cycle */
+    rt_sink_room(out);
+    rt_buf_puts(b, ",\"modules\":[");
     for (unsigned i = 0; i < r->nmods; i++) {
         rt_buf_puts(b, i ? ",{\"name\":\"" : "{\"name\":\"");
         rt_buf_json_str(b, r->mods[i].name);
@@ -470,10 +515,13 @@ static void render_json(struct rt_report *r, struct rt_buf *b, const struct summ
         rt_buf_putc(b, '}');
     }
     rt_buf_puts(b, "]");
+    if (r->more_mods)
+        rt_buf_printf(b, ",\"modules_not_listed\":%u", r->more_mods);
     /* The cycle line, also as an array for tools (report-format.md). */
-    for (unsigned i = 1; i < r->nitems; i++) {
-        const char *text = r->text + r->items[i].text;
-        if (r->items[i].is_stack || strncmp(text, "cycle: ", 7))
+    rt_sink_room(out);
+    FOR_ITEMS(r, it, x) {
+        const char *text = x->text;
+        if (x->is_stack || strncmp(text, "cycle: ", 7))
             continue;
         rt_buf_puts(b, ",\"cycle\":[\"");
         for (const char *p = text + 7; *p; p++) {
@@ -493,13 +541,14 @@ static void render_json(struct rt_report *r, struct rt_buf *b, const struct summ
     rt_buf_puts(b, "}\n");
 }
 
-static uint64_t default_key(const struct rt_report *r)
+static uint64_t default_key(struct rt_report *r)
 {
     uint64_t key = (uint64_t)r->kind + 1;
     unsigned stacks = 0;
-    for (unsigned i = 0; i < r->nitems && stacks < 2; i++)
-        if (r->items[i].is_stack) {
-            key = rt_hash64(key ^ ((uint64_t)r->items[i].stack << 8));
+    struct rt_item_iter it;
+    FOR_ITEMS(r, it, x)
+        if (x->is_stack && stacks < 2) {
+            key = rt_hash64(key ^ ((uint64_t)x->stack << 8));
             stacks++;
         }
     return key;
@@ -549,10 +598,11 @@ int rt_report_finish(struct rt_report *r)
     } else {
         struct summary s = { 0 };
         char comm[32], when[40];
-        struct rt_buf out;
+        struct rt_sink out;
         if (__atomic_load_n(&closed_by, __ATOMIC_SEQ_CST)) {
             unclaim();
             if (!closed_to_others()) {
+                rt_items_release(&r->items);
                 rt_pool_put(&report_pool, r);
                 return 0;
             }
@@ -562,17 +612,18 @@ int rt_report_finish(struct rt_report *r)
         __atomic_fetch_add(&kind_counts[r->kind], 1, __ATOMIC_RELAXED);
         if (r->severity != RT_SEV_INFO)
             __atomic_fetch_add(&error_count, 1, __ATOMIC_RELAXED);
-        for (unsigned i = 0; i < r->nitems; i++)
-            if (r->items[i].is_stack && r->items[i].stack) {
-                for_frames(r, i, summary_frame, &s);
+        struct rt_item_iter it;
+        FOR_ITEMS(r, it, x)
+            if (x->is_stack && x->stack) {
+                for_frames(r, x, summary_frame, &s);
                 break;
             }
-        if (!s.have_any && r->summary_text) {
-            const char *loc = r->text + r->summary_text;
-            rt_buf_init(&out, s.location, sizeof s.location);
-            rt_buf_puts(&out, loc);
-            rt_buf_init(&out, s.function, sizeof s.function);
-            rt_buf_puts(&out, loc + strlen(loc) + 1);
+        if (!s.have_any && r->has_summary) {
+            struct rt_buf b;
+            rt_buf_init(&b, s.location, sizeof s.location);
+            rt_buf_puts(&b, r->summary_loc);
+            rt_buf_init(&b, s.function, sizeof s.function);
+            rt_buf_puts(&b, r->summary_fn);
         } else if (!s.done) {
             strcpy(s.location, "[no stack]");
             strcpy(s.function, "??");
@@ -582,25 +633,17 @@ int rt_report_finish(struct rt_report *r)
                               "(exit_on_deadlock=0 leaves it hanging).", fatal_status());
         rt_thread_comm(r->tid, comm, sizeof comm);
         iso_time(when, sizeof when);
-        rt_buf_init(&out, r->out, sizeof r->out);
-        if (rt_opt.report_format == RT_FORMAT_JSON)
+        rt_sink_begin(&out, r->out, sizeof r->out, rt_opt.report_format == RT_FORMAT_JSON);
+        if (out.json)
             render_json(r, &out, &s, comm, when);
         else
             render_text(r, &out, &s, comm, when);
-        if (out.truncated && rt_opt.report_format == RT_FORMAT_TEXT) {
-            /* Keep the grammar intact: the end of the report always shows. */
-            out.len = out.cap - 512;
-            out.truncated = 0;
-            rt_buf_printf(&out, "\n[report truncated]\nSUMMARY: rtdd: %s %s in %s\n" RT_REPORT_END "\n", rt_kind_table[r->kind].name,
-                          s.location, s.function);
-        }
-        rt_spin_lock(&write_lock);
-        rt_log_write(out.data, out.len);
-        rt_spin_unlock(&write_lock);
+        rt_sink_finish(&out); /* the last piece, or the whole report */
         unclaim();
         written = 1;
     }
     int fatal = written && r->fatal;
+    rt_items_release(&r->items);
     rt_pool_put(&report_pool, r);
     if (fatal) {
         rt_report_close(3000);
@@ -701,15 +744,14 @@ void rt_report_exit_summary(int pid)
     if (rt_report_summary_hook)
         rt_report_summary_hook(&b);
     rt_buf_putc(&b, '\n');
-    rt_spin_lock(&write_lock);
-    rt_log_write(b.data, b.len);
-    rt_spin_unlock(&write_lock);
+    rt_sink_write_whole(b.data, b.len);
 }
 
 void rt_report_after_fork(void)
 {
-    rt_spin_reinit(&write_lock);
+    rt_sink_after_fork();
     rt_spin_reinit(&report_pool.lock);
+    rt_items_after_fork();
     for (int k = 0; k < RT_KIND_COUNT; k++)
         kind_counts[k] = 0;
     suppressed_count = error_count = 0;

@@ -1,6 +1,7 @@
 /* Building and writing reports. A report is a list of items (text lines
- * and titled stacks) rendered at the end as text or JSON (report-format.md)
- * and written with one write(2). */
+ * and titled stacks), as many as it needs, rendered at the end as text or
+ * JSON (report-format.md) and written with one write(2), or, when too long
+ * for the runtime's buffer, in pieces of whole lines (report_sink.h). */
 #ifndef RTDD_REPORT_H
 #define RTDD_REPORT_H
 #include "core/core.h"
@@ -17,6 +18,8 @@
 
 #define RT_REPORT_BEGIN "------------[ cut here ]------------"
 #define RT_REPORT_END "---[ end report ]---"
+/* The longest line a report keeps whole (its lines have no count limit). */
+#define RT_REPORT_LINE_MAX 8000
 
 struct rt_report;
 

@@ -207,7 +207,9 @@ int rt_symbol_in_system_code(const struct rt_symbol *sym, const char *module)
     if (!sym)
         return 0;
     const struct rt_source_loc *site = rt_symbol_site(sym);
-    return site->file[0] && in_system_header(site->file);
+    /* rtdd's own inline helpers (annotate.h's, not inlined at -O0) too:
+     * the program's frame is the one that called them. */
+    return site->file[0] && (in_system_header(site->file) || in_rtdd_header(site->file));
 }
 
 int rt_symbolize(uintptr_t pc, struct rt_symbol *out)

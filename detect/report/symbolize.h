@@ -31,7 +31,8 @@ const struct rt_source_loc *rt_symbol_site(const struct rt_symbol *sym);
 /* Is this frame the system's rather than the program's: in the C or C++
  * runtime's module (module: its file name, or NULL), or, symbolized
  * (sym, or NULL), at a site in the system's or the compiler's headers
- * (std::mutex::lock, gthr-default.h)? One-line sites pass over such
+ * (std::mutex::lock, gthr-default.h) or rtdd's own (annotate.h's helpers
+ * where not inlined)? One-line sites pass over such
  * frames to the program's own. C++ names are demangled. */
 int rt_symbol_in_system_code(const struct rt_symbol *sym, const char *module);
 /* The data symbol (global or static variable) containing addr: its name

@@ -12,6 +12,12 @@ CHECK_TARGETS += cli-dump-check
 cli-dump-check: $(BUILD)/bin/rtdd $(BUILD)/lib/librtdd.so
 	@$(RECORD) cli/dump tests/cli/dump.sh $(BUILD)/bin/rtdd
 
+# A dump of 1,000 threads, whole, in pieces that `rtdd analyze` reads as one report.
+CHECK_TARGETS += dump-long-check
+.PHONY: dump-long-check
+dump-long-check: $(BUILD)/bin/rtdd $(BUILD)/lib/librtdd.so
+	@$(RECORD) cli/dump-long tests/cli/dump_long.sh $(BUILD)/bin/rtdd
+
 # Every kind and option is documented (docs/kinds/, report-format.md, options.md).
 CHECK_TARGETS += docs-check
 .PHONY: docs-check

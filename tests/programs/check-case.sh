@@ -8,6 +8,7 @@
 #                               BUG/WARNING kind is expected, else 0)
 #   // log: TEXT                TEXT must appear in the log
 #   // no-log: TEXT             TEXT must not appear in the log
+#   // log-count: N TEXT        exactly N lines of the log contain TEXT
 #   // no-output: TEXT          TEXT must not appear on stdout
 #   // stderr: TEXT             TEXT must appear on stderr
 #   // args: ARGS               arguments for the program
@@ -71,6 +72,11 @@ while IFS= read -r text; do
     [ -z "$text" ] && continue
     ! grep -qF -- "$text" "$log" || complain "log has '$text'"
 done < <(directive no-log)
+while read -r count text; do
+    [ -z "$text" ] && continue
+    n=$(grep -cF -- "$text" "$log")
+    [ "$n" = "$count" ] || complain "log has $n lines with '$text', expected $count"
+done < <(directive log-count)
 while IFS= read -r text; do
     [ -z "$text" ] && continue
     grep -qF -- "$text" "$work/stderr" || complain "stderr lacks '$text'"

@@ -9,7 +9,7 @@
 // log: blocked
 // log: waiting on semaphore
 // log: queue_lock (pthread_mutex_t, static, first used at sem_deadlock.c:26 in worker), held by sem_deadlock/
-// log: in pthread_join, at:
+// log: in pthread_join, joining sem_deadlock/
 // log: a signal can only come from a thread that runs, and none does
 // no-output: NOT HUNG
 #include <pthread.h>

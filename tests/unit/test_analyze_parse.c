@@ -458,6 +458,128 @@ START_TEST(unreadable_input_says_why)
 }
 END_TEST
 
+/* A report written in pieces (report-format.md, "Long reports"), with
+ * another process's report and other output between two of its pieces and
+ * a stack cut between two frames: one report, whole. */
+START_TEST(text_report_in_pieces)
+{
+    char *text = malloc(65536);
+    size_t len = 0;
+#define ADD(...) len += (size_t)snprintf(text + len, 65536 - len, __VA_ARGS__)
+    ADD("------------[ cut here ]------------\nBUG: deadlock detected, 30 threads blocked in a cycle\n"
+        "CPU: 0 PID: 7 TID: 8 Comm: ring Time: 2026-12-03T08:00:00.000Z\n");
+    for (int i = 0; i < 30; i++) {
+        ADD("ring/%d blocked 300 ms waiting for lock_%d, held by ring/%d, at:\n", 8 + i, i + 1, 9 + i);
+        ADD(" [<0000000000001000>] link_%d+0x1/0x2 (16) ring+0x1000 ring.c:%d\n", i, i + 1);
+        if (i == 10)
+            ADD("[report 7.1 continues]\nprogram output\n%s[report 7.1 continued]\n", xfrm_text_report);
+        ADD(" [<0000000000002000>] start_thread+0x1/0x2 (16) libc.so.6+0x2000\n");
+        if (i == 20)
+            ADD("[report 7.1 continues]\n[report 7.1 continued]\n");
+    }
+    ADD("cycle: lock_1 -> lock_2 -> lock_1\nThe program cannot go on: rtdd ends the run here.\n"
+        "module: ring build-id - base 0x1000 path /ring\nSUMMARY: rtdd: deadlock ring.c:1 in link_0\n"
+        "---[ end report ]---\n");
+#undef ADD
+    struct collected c = {0};
+    parse_into(&c, text);
+    ck_assert_uint_eq(c.n, 2);
+    ck_assert_int_eq(c.reports[0]->kind, RT_KIND_ACTIVE_LOCK_FREED); /* whole before the rest of the other */
+    struct az_report *r = c.reports[1];
+    ck_assert_ptr_null(r->corrupt);
+    ck_assert_int_eq(r->kind, RT_KIND_DEADLOCK);
+    ck_assert_str_eq(r->function, "link_0");
+    ck_assert_uint_eq(r->ncycle, 3);
+    ck_assert_uint_eq(r->nmodules, 1);
+    /* Sections beyond the analyser's 24 are counted, and their frames are not filed under another. */
+    ck_assert_uint_eq(r->nsections, AZ_MAX_SECTIONS);
+    ck_assert_uint_eq(r->dropped_sections, 30 - AZ_MAX_SECTIONS);
+    for (unsigned i = 0; i < r->nsections; i++)
+        ck_assert_msg(r->sections[i].nframes == 2, "section %u: %u frames", i, r->sections[i].nframes);
+    ck_assert_str_eq(r->sections[10].frames[1].function, "start_thread"); /* the stack cut by a piece */
+    collected_free(&c);
+    free(text);
+}
+END_TEST
+
+START_TEST(lost_pieces_are_corrupt)
+{
+    static const char first_only[] =
+        "------------[ cut here ]------------\nINFO: lock dump of process 5 (rtdd dump)\n"
+        "CPU: 0 PID: 5 TID: 5 Comm: x Time: 2026-12-03T08:00:00.000Z\nx/6 waits for no lock: it is running.\n"
+        "[report 5.1 continues]\n";
+    static const char later_only[] =
+        "[report 5.2 continued]\nx/7 waits for no lock: it is running.\n"
+        "SUMMARY: rtdd: lock-dump [no stack] in ??\n---[ end report ]---\n";
+    struct collected c = {0};
+    parse_into(&c, first_only);
+    ck_assert_uint_eq(c.n, 1);
+    ck_assert_msg(c.reports[0]->corrupt && strstr(c.reports[0]->corrupt, "the log ends before its next piece"), "%s",
+                  c.reports[0]->corrupt ? c.reports[0]->corrupt : "(none)");
+    collected_free(&c);
+    struct collected d = {0};
+    parse_into(&d, later_only);
+    ck_assert_uint_eq(d.n, 1);
+    ck_assert_msg(d.reports[0]->corrupt && strstr(d.reports[0]->corrupt, "first piece is not in the log"), "%s",
+                  d.reports[0]->corrupt ? d.reports[0]->corrupt : "(none)");
+    ck_assert_int_eq(d.reports[0]->kind, RT_KIND_LOCK_DUMP);
+    collected_free(&d);
+    /* More reports await their next piece than the parser keeps (16): the
+     * oldest is listed as cut off at once, the others at the end. */
+    char many[8192];
+    size_t len = 0;
+    for (int i = 0; i < 17; i++)
+        len += (size_t)snprintf(many + len, sizeof many - len,
+                                "------------[ cut here ]------------\nINFO: lock dump of process 5 (rtdd dump)\n"
+                                "CPU: 0 PID: 5 TID: 5 Comm: x Time: 2026-12-03T08:00:00.000Z\n[report 5.%d continues]\n",
+                                i);
+    struct collected e = {0};
+    parse_into(&e, many);
+    ck_assert_uint_eq(e.n, 17);
+    ck_assert_msg(strstr(e.reports[0]->corrupt, "too many reports await their next piece"), "%s", e.reports[0]->corrupt);
+    for (unsigned i = 1; i < e.n; i++)
+        ck_assert_msg(strstr(e.reports[i]->corrupt, "the log ends before its next piece"), "%u: %s", i,
+                      e.reports[i]->corrupt);
+    collected_free(&e);
+}
+END_TEST
+
+START_TEST(json_report_in_pieces)
+{
+    static const char text[] =
+        "{\"rtdd\":1,\"kind\":\"deadlock\",\"severity\":\"BUG\",\"headline\":\"BUG: deadlock detected, 2 threads "
+        "blocked in a cycle\",\"pid\":7,\"tid\":8,\"cpu\":0,\"comm\":\"ring\",\"time\":\"2026-12-03T08:00:00.000Z\","
+        "\"sections\":[{\"title\":\"ring/8 blocked, at:\",\"frames\":[{\"pc\":\"0x1000\",\"function\":\"link_a\","
+        "\"frame_size\":16,\"module\":\"ring\",\"module_offset\":\"0x1000\"}]}],\"continues\":\"7.1\"}\n"
+        "{\"rtdd\":1,\"kind\":\"lock-dump\",\"severity\":\"INFO\",\"headline\":\"INFO: lock dump of process 9 (rtdd "
+        "dump)\",\"sections\":[],\"modules\":[],\"location\":\"[no stack]\",\"function\":\"??\"}\n"
+        "{\"rtdd\":1,\"continued\":\"7.1\",\"sections\":[{\"more_frames\":true,\"frames\":[{\"pc\":\"0x2000\","
+        "\"function\":\"start_thread\",\"frame_size\":16,\"module\":\"libc.so.6\",\"module_offset\":\"0x2000\"}]},"
+        "{\"title\":\"ring/9 blocked, at:\",\"frames\":[{\"pc\":\"0x1100\",\"function\":\"link_b\",\"frame_size\":16,"
+        "\"module\":\"ring\",\"module_offset\":\"0x1100\"}]}],\"continues\":\"7.1\"}\n"
+        "{\"rtdd\":1,\"continued\":\"7.1\",\"sections\":[{\"title\":\"cycle: a -> b -> a\"}],\"modules\":[{\"name\":"
+        "\"ring\",\"build_id\":\"\",\"base\":\"0x1000\",\"path\":\"/ring\"}],\"cycle\":[\"a\",\"b\",\"a\"],"
+        "\"location\":\"ring.c:1\",\"function\":\"link_a\"}\n";
+    struct collected c = {0};
+    parse_into(&c, text);
+    ck_assert_uint_eq(c.n, 2);
+    ck_assert_int_eq(c.reports[0]->kind, RT_KIND_LOCK_DUMP);
+    struct az_report *r = c.reports[1];
+    ck_assert_ptr_null(r->corrupt);
+    ck_assert_int_eq(r->kind, RT_KIND_DEADLOCK);
+    ck_assert_str_eq(r->comm, "ring");
+    ck_assert_uint_eq(r->nsections, 3);
+    ck_assert_uint_eq(r->sections[0].nframes, 2);
+    ck_assert_str_eq(r->sections[0].frames[1].function, "start_thread");
+    ck_assert_str_eq(r->sections[1].frames[0].function, "link_b");
+    ck_assert_uint_eq(r->ncycle, 3);
+    ck_assert_uint_eq(r->nmodules, 1);
+    ck_assert_str_eq(r->location, "ring.c:1");
+    ck_assert_str_eq(r->function, "link_a");
+    collected_free(&c);
+}
+END_TEST
+
 Suite *analyze_parse_suite(void)
 {
     Suite *s = suite_create("analyze-parse");
@@ -474,6 +596,9 @@ Suite *analyze_parse_suite(void)
     tcase_add_test(tc, interleaved_reports_are_not_kernel_reports);
     tcase_add_test(tc, one_thread_deadlock_headlines);
     tcase_add_test(tc, runtime_truncated_report_is_well_formed);
+    tcase_add_test(tc, text_report_in_pieces);
+    tcase_add_test(tc, lost_pieces_are_corrupt);
+    tcase_add_test(tc, json_report_in_pieces);
     tcase_add_test(tc, prefixed_ci_log_lines);
     tcase_add_test(tc, kernel_lockdep_report_sections);
     tcase_add_test(tc, overlong_lines_and_junk_from_a_file);

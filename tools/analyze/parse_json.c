@@ -3,6 +3,7 @@
 #include "parse_text.h"
 #include "util.h"
 #include <json-c/json.h>
+#include <stdio.h>
 #include <string.h>
 
 int az_json_candidate(const char *s, size_t n)
@@ -68,9 +69,18 @@ static void read_sections(struct az_report *r, json_object *arr)
 {
     size_t n = json_object_array_length(arr);
     for (size_t i = 0; i < n; i++) {
-        json_object *js = json_object_array_get_idx(arr, i), *frames;
+        json_object *js = json_object_array_get_idx(arr, i), *frames, *more;
         if (!json_object_is_type(js, json_type_object)) {
             az_report_set_corrupt(r, "section %zu is not an object", i);
+            continue;
+        }
+        if (i == 0 && json_object_object_get_ex(js, "more_frames", &more) && json_object_get_boolean(more) &&
+            json_object_object_get_ex(js, "frames", &frames) && json_object_is_type(frames, json_type_array)) {
+            /* A stack cut between two pieces: its frames go on here. */
+            struct az_section *sec = az_report_current_section(r);
+            size_t nf = json_object_array_length(frames);
+            for (size_t j = 0; j < nf; j++)
+                read_frame(r, sec, json_object_array_get_idx(frames, j));
             continue;
         }
         const char *title = get_str(r, js, "title");
@@ -111,13 +121,13 @@ static void read_modules(struct az_report *r, json_object *arr)
     }
 }
 
-void az_json_report(struct az_report *r, const char *s, size_t n)
+/* The object of one line, or NULL with r->corrupt set. */
+static json_object *parse_line(struct az_report *r, const char *s, size_t n)
 {
-    r->origin = AZ_ORIGIN_JSON;
     json_tokener *tok = json_tokener_new_ex(64);
     if (!tok) {
         az_report_set_corrupt(r, "out of memory");
-        return;
+        return NULL;
     }
     json_object *o = n > (size_t)INT32_MAX ? NULL : json_tokener_parse_ex(tok, s, (int)n);
     enum json_tokener_error err = json_tokener_get_error(tok);
@@ -132,27 +142,37 @@ void az_json_report(struct az_report *r, const char *s, size_t n)
                               : o                                ? "text after the object"
                                                                  : json_tokener_error_desc(err));
         json_object_put(o);
-        return;
+        return NULL;
     }
     if (!json_object_is_type(o, json_type_object)) {
         az_report_set_corrupt(r, "JSON report is not an object");
         json_object_put(o);
-        return;
+        return NULL;
     }
-    const char *kind = get_str(r, o, "kind");
-    r->kind = kind ? rt_kind_lookup(kind, strlen(kind)) : -1;
-    if (r->kind < 0)
-        az_report_set_corrupt(r, kind ? "unknown kind '%s'" : "no \"kind\" field%s", kind ? kind : "");
-    r->headline = get_str(r, o, "headline");
-    r->comm = get_str(r, o, "comm");
-    r->time = get_str(r, o, "time");
-    r->location = get_str(r, o, "location");
-    r->function = get_str(r, o, "function");
+    return o;
+}
+
+static void copy_id(json_object *o, const char *key, char *out, size_t cap)
+{
     json_object *v;
+    out[0] = 0;
+    if (cap && json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string))
+        snprintf(out, cap, "%s", json_object_get_string(v));
+}
+
+/* What every piece may carry: sections; the last piece, the rest. */
+static void read_body(struct az_report *r, json_object *o, int first_piece)
+{
+    json_object *v;
+    const char *s;
     if (json_object_object_get_ex(o, "sections", &v) && json_object_is_type(v, json_type_array))
         read_sections(r, v);
     else
         az_report_set_corrupt(r, "no \"sections\" array");
+    if ((s = get_str(r, o, "location")) != NULL || first_piece)
+        r->location = s;
+    if ((s = get_str(r, o, "function")) != NULL || first_piece)
+        r->function = s;
     if (json_object_object_get_ex(o, "modules", &v) && json_object_is_type(v, json_type_array))
         read_modules(r, v);
     if (json_object_object_get_ex(o, "cycle", &v) && json_object_is_type(v, json_type_array)) {
@@ -164,5 +184,50 @@ void az_json_report(struct az_report *r, const char *s, size_t n)
                 r->cycle[r->ncycle++] = az_report_str(r, json_object_get_string(e), (size_t)json_object_get_string_len(e));
         }
     }
+}
+
+void az_json_report(struct az_report *r, const char *s, size_t n, char *continues, size_t cap)
+{
+    r->origin = AZ_ORIGIN_JSON;
+    if (cap)
+        continues[0] = 0;
+    json_object *o = parse_line(r, s, n);
+    if (!o)
+        return;
+    const char *kind = get_str(r, o, "kind");
+    r->kind = kind ? rt_kind_lookup(kind, strlen(kind)) : -1;
+    if (r->kind < 0)
+        az_report_set_corrupt(r, kind ? "unknown kind '%s'" : "no \"kind\" field%s", kind ? kind : "");
+    r->headline = get_str(r, o, "headline");
+    r->comm = get_str(r, o, "comm");
+    r->time = get_str(r, o, "time");
+    read_body(r, o, 1);
+    copy_id(o, "continues", continues, cap);
+    json_object_put(o);
+}
+
+int az_json_continued_id(const char *s, size_t n, char *id, size_t cap)
+{
+    static const char key[] = "\"continued\":\"";
+    const char *k = memmem(s, n < 48 ? n : 48, key, sizeof key - 1);
+    if (!k || !cap)
+        return 0;
+    const char *v = k + sizeof key - 1, *end = memchr(v, '"', (size_t)(s + n - v));
+    if (!end || end == v || (size_t)(end - v) >= cap)
+        return 0;
+    memcpy(id, v, (size_t)(end - v));
+    id[end - v] = 0;
+    return 1;
+}
+
+void az_json_continuation(struct az_report *r, const char *s, size_t n, char *continues, size_t cap)
+{
+    if (cap)
+        continues[0] = 0;
+    json_object *o = parse_line(r, s, n);
+    if (!o)
+        return;
+    read_body(r, o, 0);
+    copy_id(o, "continues", continues, cap);
     json_object_put(o);
 }

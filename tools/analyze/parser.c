@@ -17,6 +17,20 @@
 
 enum state { OUTSIDE, IN_TEXT, IN_KERNEL };
 
+/* A report written in pieces (report-format.md, "Long reports") whose next
+ * piece has not come yet: other output, other processes' reports, may come
+ * in between. Kept with the parser's state for it. */
+#define MAX_PENDING 16
+#define PIECE_ID_MAX 32
+struct pending {
+    char id[PIECE_ID_MAX];
+    unsigned long lines_in_report;
+    size_t prefix_len;
+    unsigned char seen_context, seen_summary;
+    unsigned long bad_frame_line;
+    struct az_report report;
+};
+
 struct az_parser {
     az_report_fn fn;
     void *ctx;
@@ -28,6 +42,9 @@ struct az_parser {
     unsigned kernel_idle;      /* lines since the last kernel frame */
     unsigned char kernel_final_stack; /* in the last stack ("stack backtrace:" or -rt style) */
     unsigned long bad_frame_line; /* a frame line that did not parse: corrupt, or cut off if the log ends there */
+    unsigned long lines_in_piece; /* the bound on a report without an end marker is per piece */
+    struct pending *pending[MAX_PENDING];
+    unsigned npending;
     struct az_report report;
 };
 
@@ -43,6 +60,10 @@ struct az_parser *az_parser_new(az_report_fn fn, void *ctx)
 void az_parser_free(struct az_parser *p)
 {
     if (p) {
+        for (unsigned i = 0; i < p->npending; i++) {
+            az_report_destroy(&p->pending[i]->report);
+            free(p->pending[i]);
+        }
         az_report_destroy(&p->report);
         free(p);
     }
@@ -55,7 +76,7 @@ static void start(struct az_parser *p, enum state st, unsigned long lineno)
     p->report.line = lineno;
     p->report.end_line = lineno;
     p->state = st;
-    p->lines_in_report = 0;
+    p->lines_in_report = p->lines_in_piece = 0;
     p->seen_context = p->seen_summary = 0;
     p->kernel_idle = 0;
     p->kernel_final_stack = 0;
@@ -67,6 +88,111 @@ static void emit(struct az_parser *p)
     p->fn(p->ctx, &p->report);
     az_report_reset(&p->report);
     p->state = OUTSIDE;
+}
+
+/* "[report ID continues]" / "[report ID continued]": ID into id. */
+static int piece_marker(const char *s, size_t n, const char *word, char *id)
+{
+    static const char pre[] = "[report ";
+    size_t k = strlen(word);
+    if (n < sizeof pre + k + 2 || memcmp(s, pre, sizeof pre - 1) || s[n - 1] != ']' ||
+        memcmp(s + n - 1 - k, word, k) || s[n - 2 - k] != ' ')
+        return 0;
+    size_t idlen = n - (sizeof pre - 1) - k - 2;
+    if (!idlen || idlen >= PIECE_ID_MAX || memchr(s + sizeof pre - 1, ' ', idlen))
+        return 0;
+    memcpy(id, s + sizeof pre - 1, idlen);
+    id[idlen] = 0;
+    return 1;
+}
+
+static void emit_cut_pending(struct az_parser *p, struct pending *q, const char *why)
+{
+    az_report_destroy(&p->report);
+    memcpy(&p->report, &q->report, sizeof p->report);
+    free(q);
+    az_report_set_corrupt(&p->report, "report cut off after a piece: %s", why);
+    emit(p);
+}
+
+/* The report being read continues in a later piece: set aside until then. */
+static void suspend(struct az_parser *p, const char *id)
+{
+    if (p->npending == MAX_PENDING) {
+        struct pending *oldest = p->pending[0];
+        memmove(p->pending, p->pending + 1, (MAX_PENDING - 1) * sizeof *p->pending);
+        p->npending--;
+        struct az_report held;
+        memcpy(&held, &p->report, sizeof held); /* the one being set aside stays */
+        az_report_init(&p->report);
+        emit_cut_pending(p, oldest, "too many reports await their next piece");
+        az_report_destroy(&p->report);
+        memcpy(&p->report, &held, sizeof held);
+    }
+    struct pending *q = az_xcalloc(1, sizeof *q);
+    snprintf(q->id, sizeof q->id, "%s", id);
+    q->lines_in_report = p->lines_in_report;
+    q->prefix_len = p->prefix_len;
+    q->seen_context = p->seen_context;
+    q->seen_summary = p->seen_summary;
+    q->bad_frame_line = p->bad_frame_line;
+    memcpy(&q->report, &p->report, sizeof q->report); /* its arena goes with it */
+    az_report_init(&p->report);
+    p->pending[p->npending++] = q;
+    p->state = OUTSIDE;
+}
+
+/* A later piece of report id begins: the report set aside is read on (0),
+ * or, its first piece not being in the log, a corrupt one is begun (-1). */
+static int resume(struct az_parser *p, const char *id, enum state st, unsigned long lineno)
+{
+    for (unsigned i = 0; i < p->npending; i++) {
+        struct pending *q = p->pending[i];
+        if (strcmp(q->id, id))
+            continue;
+        memmove(p->pending + i, p->pending + i + 1, (p->npending - i - 1) * sizeof *p->pending);
+        p->npending--;
+        az_report_destroy(&p->report);
+        memcpy(&p->report, &q->report, sizeof p->report);
+        p->state = st;
+        p->lines_in_report = q->lines_in_report;
+        p->lines_in_piece = 0;
+        p->prefix_len = q->prefix_len;
+        p->seen_context = q->seen_context;
+        p->seen_summary = q->seen_summary;
+        p->bad_frame_line = q->bad_frame_line;
+        free(q);
+        return 0;
+    }
+    start(p, st, lineno);
+    p->lines_in_report = 2; /* no headline or context line to expect */
+    p->seen_context = 1;
+    p->report.origin = st == IN_TEXT ? AZ_ORIGIN_TEXT : AZ_ORIGIN_JSON;
+    az_report_set_corrupt(&p->report, "a later piece of report %s, whose first piece is not in the log", id);
+    return -1;
+}
+
+static void json_line(struct az_parser *p, const char *s, size_t n, unsigned long lineno, int overlong)
+{
+    char id[PIECE_ID_MAX], continues[PIECE_ID_MAX];
+    if (overlong) {
+        start(p, OUTSIDE, lineno);
+        az_report_set_corrupt(&p->report, "JSON report line %lu is too long", lineno);
+        emit(p);
+        return;
+    }
+    if (az_json_continued_id(s, n, id, sizeof id)) {
+        resume(p, id, OUTSIDE, lineno);
+        p->report.end_line = lineno;
+        az_json_continuation(&p->report, s, n, continues, sizeof continues);
+    } else {
+        start(p, OUTSIDE, lineno);
+        az_json_report(&p->report, s, n, continues, sizeof continues);
+    }
+    if (continues[0] && !p->report.corrupt)
+        suspend(p, continues);
+    else
+        emit(p);
 }
 
 void az_parser_begin_log(struct az_parser *p, unsigned log_index)
@@ -376,12 +502,20 @@ static void outside_line(struct az_parser *p, const char *s, size_t n, unsigned 
         return;
     }
     if (az_json_candidate(s, n)) {
-        start(p, OUTSIDE, lineno);
-        if (overlong)
-            az_report_set_corrupt(&p->report, "JSON report line %lu is too long", lineno);
-        else
-            az_json_report(&p->report, s, n);
-        emit(p);
+        json_line(p, s, n, lineno, overlong);
+        return;
+    }
+    char id[PIECE_ID_MAX];
+    for (unsigned i = 0; i < p->npending; i++) {
+        size_t at = p->pending[i]->prefix_len;
+        if (n > at && piece_marker(s + at, n - at, "continued", id) && !strcmp(id, p->pending[i]->id)) {
+            resume(p, id, IN_TEXT, lineno);
+            p->report.end_line = lineno;
+            return;
+        }
+    }
+    if (piece_marker(s, n, "continued", id)) {
+        resume(p, id, IN_TEXT, lineno);
         return;
     }
     if (az_headline_candidate(s, n) && !overlong) {
@@ -419,6 +553,13 @@ void az_parser_line(struct az_parser *p, const char *s, size_t n, unsigned long 
             s += p->prefix_len;
             n -= p->prefix_len;
         }
+        char id[PIECE_ID_MAX];
+        if (piece_marker(s, n, "continues", id)) {
+            settle_bad_frame(p);
+            p->report.end_line = lineno;
+            suspend(p, id);
+            return;
+        }
         if (n == sizeof AZ_END_LINE - 1 && !memcmp(s, AZ_END_LINE, n)) {
             settle_bad_frame(p);
             p->report.end_line = lineno;
@@ -429,7 +570,7 @@ void az_parser_line(struct az_parser *p, const char *s, size_t n, unsigned long 
             emit(p);
             return;
         }
-        if (p->lines_in_report >= MAX_TEXT_REPORT_LINES) {
+        if (++p->lines_in_piece > MAX_TEXT_REPORT_LINES) {
             text_cut_off(p, "no end marker");
             outside_line(p, s, n, lineno, overlong);
             return;
@@ -455,4 +596,7 @@ void az_parser_end_log(struct az_parser *p, unsigned long last_lineno)
     else if (p->state == IN_KERNEL)
         kernel_finish(p);
     p->state = OUTSIDE;
+    for (unsigned i = 0; i < p->npending; i++)
+        emit_cut_pending(p, p->pending[i], "the log ends before its next piece");
+    p->npending = 0;
 }

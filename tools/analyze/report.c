@@ -107,6 +107,7 @@ struct az_section *az_report_add_section(struct az_report *r, const char *title,
 {
     if (r->nsections == AZ_MAX_SECTIONS) {
         r->dropped_sections++;
+        r->last_dropped = 1;
         return NULL;
     }
     struct az_section *s = &r->sections[r->nsections++];
@@ -117,6 +118,8 @@ struct az_section *az_report_add_section(struct az_report *r, const char *title,
 
 struct az_section *az_report_current_section(struct az_report *r)
 {
+    if (r->last_dropped)
+        return NULL;
     if (r->nsections)
         return &r->sections[r->nsections - 1];
     return az_report_add_section(r, NULL, 0);

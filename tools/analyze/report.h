@@ -45,6 +45,7 @@ struct az_report {
     unsigned long end_line;
     struct az_section sections[AZ_MAX_SECTIONS];
     unsigned nsections, dropped_sections;
+    unsigned char last_dropped; /* the last section was dropped: its frames are not another's */
     struct az_module modules[AZ_MAX_MODULES];
     unsigned nmodules;
     const char *cycle[AZ_MAX_CYCLE];
@@ -66,7 +67,8 @@ void az_report_free(struct az_report *r);
 const char *az_report_str(struct az_report *r, const char *s, size_t n);
 /* Starts a new section; returns NULL (and counts it) when the report has too many. */
 struct az_section *az_report_add_section(struct az_report *r, const char *title, size_t n);
-/* The section frames go to: the last one, or a new untitled one. */
+/* The section frames go to: the last one, or a new untitled one; NULL when
+ * the last one was dropped (its frames are counted nowhere, not misfiled). */
 struct az_section *az_report_current_section(struct az_report *r);
 /* Appends a frame (copied); counts it as dropped when the stack is full. */
 struct az_frame *az_report_add_frame(struct az_report *r, struct az_section *s, const struct az_frame *f);

@@ -79,6 +79,36 @@ START_TEST(timed_join_leaves_the_lock_waiter_its_report)
 }
 END_TEST
 
+/* A chain of waits longer than the report follows (8 threads): the rest
+ * is said with its count, never cut silently. t[i] holds L[i] and waits
+ * for L[i+1]; the last holds its lock and does not wait. */
+START_TEST(a_long_chain_is_abbreviated_with_its_count)
+{
+    enum { N = 12 };
+    static char L[N][64];
+    struct rt_thread *t[N];
+    struct rt_lock *l[N];
+    for (int i = 0; i < N; i++) {
+        t[i] = rt_thread_new(200000 + i);
+        t[i]->handle = 0x10000 + (uintptr_t)i;
+        l[i] = rt_lock_lookup(t[i], (uintptr_t)L[i], RT_LOCK_MUTEX, PC(10 + i));
+        rt_on_lock_acquired(t[i], l[i], 0, rt_on_lock_pre(t[i], l[i], 0, PC(10 + i)), PC(10 + i));
+    }
+    for (int i = 0; i + 1 < N; i++)
+        rt_on_lock_wait(t[i], rt_lock_lookup(t[i], (uintptr_t)L[i + 1], RT_LOCK_MUTEX, PC(30 + i)), 0, PC(30 + i));
+    rt_watchdog_scan(1000);
+    rt_watchdog_scan(2100);
+    const char *log = test_log_read();
+    ck_assert_ptr_nonnull(strstr(log, "... and the chain goes on through 3 more threads (see the list below)."));
+    ck_assert_ptr_nonnull(strstr(log, "... and the chain goes on through 1 more thread (see the list below)."));
+    ck_assert_ptr_null(strstr(log, "through 0 more"));
+    for (int i = 0; i + 1 < N; i++)
+        rt_on_lock_failed(t[i]);
+    for (int i = 0; i < N; i++)
+        rt_on_lock_release(t[i], (uintptr_t)L[i], PC(50));
+}
+END_TEST
+
 Suite *hang_suite(void)
 {
     Suite *s = suite_create("hang");
@@ -87,6 +117,7 @@ Suite *hang_suite(void)
     tcase_add_test(tc, join_of_a_running_thread_is_no_hang);
     tcase_add_test(tc, join_behind_a_lock_wait_is_one_report);
     tcase_add_test(tc, timed_join_leaves_the_lock_waiter_its_report);
+    tcase_add_test(tc, a_long_chain_is_abbreviated_with_its_count);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -400,6 +400,165 @@ START_TEST(modules_have_build_ids)
 }
 END_TEST
 
+/* A report of 1,500 stacks and a 5,000-byte line: far more than one
+ * buffer holds. Every line is in the log, whole and in order, written in
+ * pieces whose markers pair up; other threads' reports meanwhile come
+ * before or after it, never between its pieces. */
+static void emit_long(void)
+{
+    struct rt_report *r = rt_report_begin(RT_KIND_LOCK_DUMP, getpid());
+    rt_report_headline(r, "INFO: lock dump of process %d (rtdd dump)", getpid());
+    for (int i = 0; i < 1500; i++)
+        rt_report_stack(r, known_stack(), "line %d of the long report, at:", i);
+    char wide[5001];
+    memset(wide, 'w', 5000);
+    wide[5000] = 0;
+    rt_report_text(r, "%s", wide);
+    rt_report_text(r, "the last line");
+    rt_report_finish(r);
+}
+
+static void *short_reports(void *arg)
+{
+    (void)arg;
+    for (long i = 0; i < 20; i++) {
+        uintptr_t pcs[3] = { caller_function(), known_function(), (uintptr_t)(0x5000 + i) };
+        emit(RT_KIND_ACTIVE_LOCK_FREED, rt_stack_intern(pcs, NULL, 3), "short");
+    }
+    return NULL;
+}
+
+START_TEST(a_long_report_is_whole_in_pieces)
+{
+    ck_assert_ptr_nonnull(test_log_setup(NULL));
+    pthread_t other;
+    pthread_create(&other, NULL, short_reports, NULL);
+    emit_long();
+    pthread_join(other, NULL);
+    const char *log = test_log_read();
+    char want[64];
+    const char *p = log;
+    for (int i = 0; i < 1500; i++) {
+        snprintf(want, sizeof want, "\nline %d of the long report, at:\n", i); /* a piece may end here */
+        const char *at = strstr(p, want);
+        ck_assert_msg(at != NULL, "line %d missing or out of order", i);
+        p = at + 1;
+    }
+    ck_assert_ptr_nonnull(strstr(p, "wwwwwwwwww"));
+    ck_assert_int_eq(count(log, "wwwwwwwwww"), 500); /* the wide line, whole */
+    ck_assert_ptr_nonnull(strstr(p, "\nthe last line\n"));
+    int pieces = count(log, " continues]\n");
+    ck_assert_int_ge(pieces, 3);
+    ck_assert_int_eq(count(log, " continued]\n"), pieces);
+    ck_assert_int_eq(count(log, "\n[report truncated]"), 0);
+    /* In one process the pieces follow one another: each end marker is
+     * followed at once by the next piece's start. */
+    for (const char *m = log; (m = strstr(m, "[report ")) != NULL; m++) {
+        const char *sp = strchr(m + 8, ' ');
+        ck_assert_ptr_nonnull(sp);
+        if (strncmp(sp, " continues]\n", 12))
+            continue;
+        char next[64];
+        snprintf(next, sizeof next, "[report %.*s continued]\n", (int)(sp - m - 8), m + 8);
+        ck_assert_int_eq(strncmp(sp + 12, next, strlen(next)), 0);
+    }
+    /* 21 reports, none inside another. */
+    ck_assert_int_eq(count(log, RT_REPORT_BEGIN), 21);
+    p = log;
+    for (int i = 0; i < 21; i++) {
+        const char *b = strstr(p, RT_REPORT_BEGIN), *e = strstr(p, RT_REPORT_END);
+        ck_assert(b && e && b < e);
+        const char *next = strstr(b + 1, RT_REPORT_BEGIN);
+        ck_assert(!next || next > e);
+        p = e + 1;
+    }
+}
+END_TEST
+
+START_TEST(a_long_json_report_is_lines_of_objects)
+{
+    ck_assert_ptr_nonnull(test_log_setup("report_format=json"));
+    emit_long();
+    const char *log = test_log_read();
+    int lines = count(log, "\n");
+    ck_assert_int_ge(lines, 4);
+    ck_assert_int_eq(count(log, "\"continued\":\""), lines - 1);
+    ck_assert_int_eq(count(log, "\"continues\":\""), lines - 1);
+    ck_assert_int_eq(count(log, "\"kind\":\"lock-dump\""), 1);
+    ck_assert_int_eq(count(log, "\"location\":"), 1);
+    ck_assert_int_eq(count(log, "of the long report, at:\""), 1500);
+    /* Each line one object: brackets balance line by line. */
+    for (const char *l = log; *l;) {
+        const char *nl = strchr(l, '\n');
+        ck_assert_ptr_nonnull(nl);
+        int braces = 0, squares = 0;
+        for (const char *c = l; c < nl; c++) {
+            braces += (*c == '{') - (*c == '}');
+            squares += (*c == '[') - (*c == ']');
+        }
+        ck_assert_int_eq(braces, 0);
+        ck_assert_int_eq(squares, 0);
+        ck_assert_int_eq(strncmp(l, "{\"rtdd\":1,", 10), 0);
+        l = nl + 1;
+    }
+}
+END_TEST
+
+/* Reports whose sections end just before a piece would: the piece may end
+ * after the sections, before the modules and the cycle; every line is
+ * still one object and the tail is whole. */
+/* A JSON deadlock report of k stacks after a first line of pad bytes. */
+static const char *emit_json_cycle(int k, int pad)
+{
+    static uint64_t key;
+    static char padding[4096];
+    ck_assert_ptr_nonnull(test_log_setup("report_format=json"));
+    struct rt_report *r = rt_report_begin(RT_KIND_DEADLOCK, getpid());
+    rt_report_headline(r, "BUG: deadlock detected, %d threads blocked in a cycle", k);
+    memset(padding, 'p', (size_t)pad);
+    padding[pad] = 0;
+    rt_report_text(r, "%s", padding);
+    for (int i = 0; i < k; i++)
+        rt_report_stack(r, known_stack(), "thread %d of the cycle waits, at:", i);
+    rt_report_text(r, "cycle: a -> b -> a");
+    rt_report_key(r, ++key);
+    rt_report_finish(r);
+    return test_log_read();
+}
+
+START_TEST(a_json_piece_may_end_after_the_sections)
+{
+    /* The size of a stack's section, and the stacks that come to about
+     * 64 KB, where a piece ends: a first line of 0 to two sections' size
+     * moves their end (before the report's tail) over the whole of the
+     * last frame. */
+    size_t ten = strlen(emit_json_cycle(10, 0)), twenty = strlen(emit_json_cycle(20, 0));
+    size_t per = (twenty - ten) / 10, base = ten - 10 * per;
+    int k = (int)((64 * 1024 - base) / per);
+    int tail_piece = 0;
+    for (int pad = 0; pad <= 2 * (int)per && pad < 4000; pad += 10) {
+        const char *log = emit_json_cycle(k, pad);
+        ck_assert_int_eq(count(log, "waits, at:\""), k);
+        ck_assert_int_eq(count(log, "\"cycle\":[\"a\",\"b\",\"a\"]"), 1);
+        ck_assert_int_eq(count(log, "\"location\":"), 1);
+        for (const char *l = log; *l;) {
+            const char *nl = strchr(l, '\n');
+            ck_assert_ptr_nonnull(nl);
+            int braces = 0, squares = 0;
+            for (const char *c = l; c < nl; c++) {
+                braces += (*c == '{') - (*c == '}');
+                squares += (*c == '[') - (*c == ']');
+            }
+            ck_assert_int_eq(braces, 0);
+            ck_assert_int_eq(squares, 0);
+            l = nl + 1;
+        }
+        tail_piece |= strstr(log, "\"sections\":[],\"modules\"") != NULL;
+    }
+    ck_assert_msg(tail_piece, "no piece ended after the sections (%d stacks of %zu bytes)", k, per);
+}
+END_TEST
+
 Suite *report_suite(void)
 {
     Suite *s = suite_create("report");
@@ -413,6 +572,9 @@ Suite *report_suite(void)
     tcase_add_test(tc, clean_descendants_write_no_summary);
     tcase_add_test(tc, a_descendant_that_reported_writes_its_summary);
     tcase_add_test(tc, concurrent_reports_never_mix_lines);
+    tcase_add_test(tc, a_long_report_is_whole_in_pieces);
+    tcase_add_test(tc, a_long_json_report_is_lines_of_objects);
+    tcase_add_test(tc, a_json_piece_may_end_after_the_sections);
     suite_add_tcase(s, tc);
     return s;
 }
