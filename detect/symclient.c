@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,6 +30,7 @@ static char helper_path[512];
 static int path_state;        /* 0 not looked for, 1 found, -1 none */
 static int state;             /* 0 not started, 1 running, -1 given up */
 static int sock = -1;
+static int spare = -1;        /* a forked child's connection, between prepare and the fork's end */
 static struct stat sock_stat; /* to tell our socket from a number the program reused */
 
 static long sys(long n, long a, long b, long c, long d, long e)
@@ -108,6 +110,27 @@ static void give_up(void)
     state = -1;
 }
 
+/* A descriptor that came with an answer (RT_SYMREQ_CONNECT), moved high. */
+static int received_fd = -1;
+
+static void take_fd(struct msghdr *msg)
+{
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(msg); c; c = CMSG_NXTHDR(msg, c)) {
+        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN(sizeof(int)))
+            continue;
+        int fd;
+        memcpy(&fd, CMSG_DATA(c), sizeof fd);
+        long hi = sys(SYS_fcntl, fd, F_DUPFD_CLOEXEC, HIGH_FD, 0, 0);
+        if (hi >= 0) {
+            sys(SYS_close, fd, 0, 0, 0, 0);
+            fd = (int)hi;
+        }
+        if (received_fd >= 0)
+            sys(SYS_close, received_fd, 0, 0, 0, 0);
+        received_fd = fd;
+    }
+}
+
 /* Waits for all of len bytes, at most ANSWER_TIMEOUT_S in all. */
 static int recv_all(void *buf, size_t len)
 {
@@ -127,7 +150,15 @@ static int recv_all(void *buf, size_t len)
             continue;
         if (r <= 0)
             return -1;
-        r = sys(SYS_recvfrom, sock, (long)((char *)buf + got), (long)(len - got), MSG_DONTWAIT, 0);
+        union {
+            struct cmsghdr h;
+            char buf[CMSG_SPACE(sizeof(int))];
+        } control;
+        struct iovec iov = {(char *)buf + got, len - got};
+        struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = &control, .msg_controllen = sizeof control};
+        r = sys(SYS_recvmsg, sock, (long)&msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC, 0, 0);
+        if (r > 0)
+            take_fd(&msg);
         if (r == -EINTR || r == -EAGAIN)
             continue;
         if (r <= 0)
@@ -212,18 +243,18 @@ static void start(void)
 /* One question, one answer; -1 (and no helper from now on) on any failure. */
 static int ask(struct rt_symreq *req, struct rt_symresp *resp)
 {
+    /* The program may have closed our socket (a daemon's closefrom) and
+     * reused the number: the descriptor is no longer ours; start anew. */
+    struct stat st;
+    if (state == 1 && (sys(SYS_fstat, sock, (long)&st, 0, 0, 0) < 0 || st.st_ino != sock_stat.st_ino ||
+                       st.st_dev != sock_stat.st_dev)) {
+        sock = -1;
+        state = 0;
+    }
     if (state == 0)
         start();
     if (state != 1)
         return -1;
-    /* The program may have closed our socket (closefrom) and reused the number. */
-    struct stat st;
-    if (sys(SYS_fstat, sock, (long)&st, 0, 0, 0) < 0 || st.st_ino != sock_stat.st_ino ||
-        st.st_dev != sock_stat.st_dev) {
-        sock = -1;
-        give_up();
-        return -1;
-    }
     req->magic = RT_SYM_MAGIC;
     if (send_all(req, sizeof *req) < 0 || recv_all(resp, sizeof *resp) < 0 || resp->magic != RT_SYM_MAGIC) {
         give_up();
@@ -285,11 +316,39 @@ int rt_symclient_data(const struct rt_module *m, uintptr_t addr, char *name, uns
     return 0;
 }
 
+void rt_symclient_fork_prepare(void)
+{
+    static struct rt_symreq req;
+    static struct rt_symresp resp;
+    spare = -1;
+    if (state != 1)
+        return; /* no helper yet: a child that reports starts its own */
+    memset(&req, 0, sizeof req);
+    req.op = RT_SYMREQ_CONNECT;
+    if (ask(&req, &resp) < 0 || resp.ok != 0)
+        return;
+    /* The answer came with the descriptor (recv_all read it with the bytes). */
+    spare = received_fd;
+    received_fd = -1;
+}
+
+void rt_symclient_fork_parent(void)
+{
+    if (spare >= 0)
+        sys(SYS_close, spare, 0, 0, 0, 0);
+    spare = -1;
+}
+
 void rt_symclient_after_fork(void)
 {
     if (sock >= 0)
         sys(SYS_close, sock, 0, 0, 0, 0); /* the parent's: it keeps its own copy */
     sock = -1;
-    if (state == 1)
+    if (spare >= 0 && sys(SYS_fstat, spare, (long)&sock_stat, 0, 0, 0) == 0) {
+        sock = spare; /* the helper's connection for this process */
+        state = 1;
+    } else if (state == 1) {
         state = 0;
+    }
+    spare = -1;
 }

@@ -12,7 +12,10 @@
 #include "symbolize.h"
 #include <stdint.h>
 
-enum { RT_SYMREQ_FUNCTION = 1, RT_SYMREQ_DATA = 2 };
+/* RT_SYMREQ_CONNECT: a connection of its own for a child about to be
+ * forked, passed back with SCM_RIGHTS: children share the helper and what
+ * it has loaded (a program forking 200 children starts one helper). */
+enum { RT_SYMREQ_FUNCTION = 1, RT_SYMREQ_DATA = 2, RT_SYMREQ_CONNECT = 3 };
 
 /* The wire format: both ends are built from this header (the helper is
  * found next to librtdd.so); the hello's sizes catch any mismatch. */
@@ -42,6 +45,10 @@ int rt_symclient_prepare(void);
 int rt_symclient_function(const struct rt_module *m, uintptr_t pc, struct rt_symbol *out, int *ok);
 int rt_symclient_data(const struct rt_module *m, uintptr_t addr, char *name, unsigned cap, uintptr_t *offset,
                       int *ok);
-/* In a forked child: the parent's helper is the parent's; start another. */
+/* Around fork, with the symbolizer's lock held: the parent gets a spare
+ * connection to its helper, which the child takes as its own and the
+ * parent closes. */
+void rt_symclient_fork_prepare(void);
+void rt_symclient_fork_parent(void);
 void rt_symclient_after_fork(void);
 #endif
