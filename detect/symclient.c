@@ -5,6 +5,7 @@
 #include "symclient.h"
 #include "raw_syscall.h"
 #include "rt_alloc.h"
+#include "rt_common.h"
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -38,30 +39,45 @@ static long sys(long n, long a, long b, long c, long d, long e)
     return rt_raw_syscall6(n, a, b, c, d, e, 0);
 }
 
-int rt_symclient_prepare(void)
+static int find_helper(char *path, size_t cap)
 {
-    if (path_state)
-        return path_state > 0 ? 0 : -1;
     /* librtdd.so is lib/librtdd.so in the build tree and lib/rtdd/librtdd.so
      * installed; rtdd is bin/rtdd in both. */
     Dl_info info;
-    path_state = -1;
     if (!dladdr((void *)rt_symclient_prepare, &info) || !info.dli_fname || info.dli_fname[0] != '/')
         return -1;
     const char *slash = strrchr(info.dli_fname, '/');
     size_t dir = (size_t)(slash - info.dli_fname);
     static const char *const rel[] = {"/../bin/rtdd", "/../../bin/rtdd"};
     for (unsigned i = 0; i < sizeof rel / sizeof rel[0]; i++) {
-        if (dir + strlen(rel[i]) >= sizeof helper_path)
+        if (dir + strlen(rel[i]) >= cap)
             break;
-        memcpy(helper_path, info.dli_fname, dir);
-        strcpy(helper_path + dir, rel[i]);
-        if (sys(SYS_faccessat, AT_FDCWD, (long)helper_path, X_OK, 0, 0) == 0) {
-            path_state = 1;
-            return 0;
-        }
+        memcpy(path, info.dli_fname, dir);
+        strcpy(path + dir, rel[i]);
+        if (sys(SYS_faccessat, AT_FDCWD, (long)path, X_OK, 0, 0) == 0)
+            return 1;
     }
     return -1;
+}
+
+int rt_symclient_prepare(void)
+{
+    int found = __atomic_load_n(&path_state, __ATOMIC_ACQUIRE);
+    if (!found) {
+        /* No lock of ours around dladdr (it takes the loader's): threads
+         * may all look; the first to finish publishes its path. */
+        static rt_spin_t lock = RT_SPIN_INIT;
+        char path[sizeof helper_path];
+        int r = find_helper(path, sizeof path);
+        rt_spin_lock(&lock);
+        if (!(found = path_state)) {
+            if (r > 0)
+                memcpy(helper_path, path, sizeof path);
+            __atomic_store_n(&path_state, found = r, __ATOMIC_RELEASE);
+        }
+        rt_spin_unlock(&lock);
+    }
+    return found > 0 ? 0 : -1;
 }
 
 struct child_args {
