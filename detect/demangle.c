@@ -181,7 +181,11 @@ static void print_literal(struct dm *d, const struct node *n)
 
 static void print_left(struct dm *d, const struct node *n)
 {
-    if (!n || d->depth++ > 4 * MAX_DEPTH || (d->failed & 1)) {
+    /* Substitutions make a DAG whose printing can double at each level: a
+     * budget of steps bounds the time; a full buffer ends the walk. */
+    if (d->failed & 2)
+        return;
+    if (!n || d->depth++ > 4 * MAX_DEPTH || (d->failed & 1) || ++d->steps > MAX_PRINT_STEPS) {
         d->failed |= 1;
         return;
     }
@@ -364,7 +368,9 @@ static void print_left(struct dm *d, const struct node *n)
 
 static void print_right(struct dm *d, const struct node *n)
 {
-    if (!n || d->depth++ > 4 * MAX_DEPTH || (d->failed & 1)) {
+    if (d->failed & 2)
+        return;
+    if (!n || d->depth++ > 4 * MAX_DEPTH || (d->failed & 1) || ++d->steps > MAX_PRINT_STEPS) {
         d->failed |= 1;
         return;
     }
@@ -451,6 +457,7 @@ int rt_demangle(const char *name, char *out, size_t cap)
         d->cap = cap > v + 1 ? cap - v : cap;
         d->pos = 0;
         d->depth = 0;
+        d->steps = 0;
         print(d, n);
         ok = !(d->failed & 1) && (d->pos > 0 || (d->failed & 2));
         if (ok && at && d->pos + v < cap) {

@@ -8,6 +8,7 @@
 #define MAX_NODES 1024
 #define MAX_SUBS 256
 #define MAX_DEPTH 96
+#define MAX_PRINT_STEPS 200000
 
 enum kind {
     K_NAME,     /* s: text */
@@ -48,7 +49,8 @@ struct node {
 
 struct dm {
     const char *p, *end;
-    int failed, depth, in_type, in_local;
+    int failed, depth, in_type, in_local; /* failed: 1 error, 2 output cut */
+    unsigned steps;
     struct node nodes[MAX_NODES];
     unsigned nnodes, nsubs;
     struct node *subs[MAX_SUBS];

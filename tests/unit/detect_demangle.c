@@ -5,6 +5,7 @@
  * which rt_demangle leaves mangled, and c++filt's own quirks). */
 #include "detect_suites.h"
 #include "demangle.h"
+#include <stdio.h>
 #include <string.h>
 
 static const struct { const char *mangled, *plain; } names[] = {
@@ -336,6 +337,34 @@ START_TEST(damaged_names_are_safe)
 }
 END_TEST
 
+/* Substitutions nest: X<S1_, S1_> with S1_ = X<S0_, S0_> ... doubles what
+ * is printed at each level. 60 levels (2^60 names) end at once, cut at the
+ * buffer's end or given up after the printer's step budget. */
+START_TEST(exponential_names_are_bounded)
+{
+    static const char digits[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    char name[2048] = "_Z1f1XS_IS_S_E"; /* S_ = X, S0_ = X<X, X> */
+    for (int k = 1; k <= 60; k++) { /* parameter k: X<S(k-1)_, S(k-1)_>, candidate k+1 */
+        char seq[8];
+        int i = k - 1;
+        if (i < 36)
+            snprintf(seq, sizeof seq, "S%c_", digits[i]);
+        else
+            snprintf(seq, sizeof seq, "S%c%c_", digits[i / 36], digits[i % 36]);
+        strcat(name, "S_I");
+        strcat(name, seq);
+        strcat(name, seq);
+        strcat(name, "E");
+    }
+    static char big[1 << 16];
+    int r = rt_demangle(name, big, sizeof big);
+    ck_assert(r == 0 || strlen(big) < sizeof big);
+    char small[64];
+    ck_assert_int_eq(rt_demangle(name, small, sizeof small), 1);
+    ck_assert_str_eq(small, "f(X, X<X, X>, X<X<X, X>, X<X, X> >, X<X<X<X, X>, X<X, X> >, X<X");
+}
+END_TEST
+
 Suite *demangle_suite(void)
 {
     Suite *s = suite_create("demangle");
@@ -344,6 +373,7 @@ Suite *demangle_suite(void)
     tcase_add_test(tc, unparsable_names_fall_back);
     tcase_add_test(tc, versions_and_truncation);
     tcase_add_test(tc, damaged_names_are_safe);
+    tcase_add_test(tc, exponential_names_are_bounded);
     suite_add_tcase(s, tc);
     return s;
 }
