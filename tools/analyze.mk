@@ -2,10 +2,10 @@
 # Included by the top-level Makefile before tools/tools.mk, so the += below
 # reach TOOL_SRCS/TOOL_ENGINE_SRCS there; TOOL_LDLIBS goes on the link line.
 ANALYZE_SRCS := $(wildcard tools/analyze/*.c)
-ANALYZE_ENGINE_SRCS := detect/report/kinds.c detect/report/suppress.c detect/core/rt_alloc.c detect/core/quietwrite.c detect/core/rt_fmt.c detect/report/demangle.c
+ANALYZE_ENGINE_SRCS := detect/report/kinds.c detect/report/suppress.c detect/core/rt_alloc.c detect/core/quietwrite.c detect/core/rt_fmt.c detect/report/demangle.c detect/report/demangle_names.c detect/report/demangle_types.c
 ANALYZE_LIBS := -ljson-c -ldw -lelf -lz
 RTDD_TOOL_SRCS += $(ANALYZE_SRCS)
-TOOL_ENGINE_SRCS += detect/report/kinds.c detect/report/suppress.c detect/core/rt_alloc.c detect/core/quietwrite.c detect/report/demangle.c
+TOOL_ENGINE_SRCS += detect/report/kinds.c detect/report/suppress.c detect/core/rt_alloc.c detect/core/quietwrite.c detect/report/demangle.c detect/report/demangle_names.c detect/report/demangle_types.c
 TOOL_LDLIBS += $(ANALYZE_LIBS)
 
 # The objects tools.mk builds from these sources also depend on our headers.

@@ -50,6 +50,8 @@ int main(int argc, char **argv)
         return rtdd_dump_main(argc - 1, argv + 1);
     if (!strcmp(cmd, "torture"))
         return rtdd_torture_main(argc - 1, argv + 1);
+    if (!strcmp(cmd, "__symbolizer"))
+        return rtdd_symbolizer_main(argc - 1, argv + 1);
     fprintf(stderr, "rtdd: unknown command '%s'\n", cmd);
     usage(stderr);
     return 2;

@@ -1,6 +1,9 @@
 #include "report/symbolize.h"
 #include "report/modules.h"
 #include "report/demangle.h"
+#include "report/symclient.h"
+#include "report/symbolize_dwarf.h"
+#include "report/runtime.h"
 #include "core/core.h"
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -37,123 +40,12 @@ static int report_modules(void)
     return r == 0 ? 0 : -1;
 }
 
-static void copy_str(char *dst, size_t cap, const char *src)
-{
-    if (!src)
-        src = "";
-    size_t n = strlen(src);
-    if (n >= cap)
-        n = cap - 1;
-    memcpy(dst, src, n);
-    dst[n] = 0;
-}
-
-/* An inlined C++ function by its qualified name (std::mutex::lock()), from
- * its linkage name; a C function by its name. */
-static void inline_name(Dwarf_Die *die, char *out, size_t cap);
-
-static const char *die_name(Dwarf_Die *die)
-{
-    Dwarf_Attribute attr;
-    Dwarf_Die origin;
-    const char *name = dwarf_diename(die);
-    if (name)
-        return name;
-    if (dwarf_attr_integrate(die, DW_AT_abstract_origin, &attr) && dwarf_formref_die(&attr, &origin))
-        return dwarf_diename(&origin);
-    return NULL;
-}
-
-static void inline_name(Dwarf_Die *die, char *out, size_t cap)
-{
-    Dwarf_Attribute attr;
-    const char *linkage = NULL;
-    if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) || dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr))
-        linkage = dwarf_formstring(&attr);
-    if (!linkage || !rt_demangle(linkage, out, cap))
-        copy_str(out, cap, die_name(die));
-}
-
-/* Inlined frames: each DW_TAG_inlined_subroutine scope is a callee whose
- * call site (DW_AT_call_file/line) lies in the next scope out. */
-static void add_inlines(Dwfl_Module *mod, Dwarf_Addr addr, struct rt_symbol *out)
-{
-    Dwarf_Addr bias;
-    Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
-    Dwarf_Die *scopes = NULL;
-    if (!cu)
-        return;
-    int n = dwarf_getscopes(cu, addr - bias, &scopes);
-    if (n <= 0)
-        return;
-    /* dwarf_getscopes follows the innermost inlined function into its
-     * abstract definition; the concrete chain of callers (a function
-     * inlined into one inlined into ...) is that DIE's own parents. */
-    Dwarf_Die innermost = scopes[0];
-    free(scopes);
-    scopes = NULL;
-    n = dwarf_getscopes_die(&innermost, &scopes);
-    if (n <= 0)
-        return;
-    Dwarf_Files *files = NULL;
-    dwarf_getsrcfiles(cu, &files, NULL);
-    /* Walk from the innermost scope: the line table's line belongs to the
-     * innermost inlined callee; each call site line belongs to the next. */
-    int line = out->loc.line;
-    const char *file = out->loc.file;
-    char file_buf[192];
-    for (int i = 0; i < n && out->ninline < RT_SYM_INLINE_MAX; i++) {
-        if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
-            continue;
-        struct rt_source_loc *l = &out->inl[out->ninline++];
-        inline_name(&scopes[i], l->function, sizeof l->function);
-        copy_str(l->file, sizeof l->file, file);
-        l->line = line;
-        Dwarf_Attribute attr;
-        Dwarf_Word v;
-        line = 0;
-        if (dwarf_attr(&scopes[i], DW_AT_call_line, &attr) && dwarf_formudata(&attr, &v) == 0)
-            line = (int)v;
-        file = "";
-        if (files && dwarf_attr(&scopes[i], DW_AT_call_file, &attr) && dwarf_formudata(&attr, &v) == 0) {
-            copy_str(file_buf, sizeof file_buf, dwarf_filesrc(files, v, NULL, NULL));
-            file = file_buf;
-        }
-    }
-    if (out->ninline) {
-        /* The outer (ELF) function's own location is the outermost call site. */
-        out->loc.line = line;
-        copy_str(out->loc.file, sizeof out->loc.file, file);
-    }
-    free(scopes);
-}
-
 static int lookup(uintptr_t pc, struct rt_symbol *out)
 {
-    Dwarf_Addr addr = pc - 1;
-    Dwfl_Module *mod = dwfl_addrmodule(dwfl, addr);
-    if (!mod) {
-        if (report_modules() < 0 || !(mod = dwfl_addrmodule(dwfl, addr)))
-            return -1;
-    }
-    GElf_Off off = 0;
-    GElf_Sym sym;
-    const char *name = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
-    if (!name)
+    Dwfl_Module *mod = dwfl_addrmodule(dwfl, pc - 1);
+    if (!mod && (report_modules() < 0 || !(mod = dwfl_addrmodule(dwfl, pc - 1))))
         return -1;
-    if (!rt_demangle(name, out->loc.function, sizeof out->loc.function))
-        copy_str(out->loc.function, sizeof out->loc.function, name);
-    out->offset = off + 1;
-    out->size = sym.st_size;
-    Dwfl_Line *line = dwfl_module_getsrc(mod, addr);
-    if (line) {
-        int lineno = 0;
-        const char *file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
-        copy_str(out->loc.file, sizeof out->loc.file, file);
-        out->loc.line = lineno;
-    }
-    add_inlines(mod, addr, out);
-    return 0;
+    return rt_dwarf_function(mod, pc, out);
 }
 
 /* .../rtdd/NAME.h: one of our public headers, wherever it is installed. */
@@ -212,11 +104,21 @@ int rt_symbol_in_system_code(const struct rt_symbol *sym, const char *module)
     return site->file[0] && (in_system_header(site->file) || in_rtdd_header(site->file));
 }
 
+/* symbolize=1: the helper process, given the frame's module (found before
+ * the lock: this may take the loader's); in-process when it cannot help. */
+static int use_helper(uintptr_t addr, struct rt_module *m, int *have_module)
+{
+    *have_module = rt_module_find(addr, m) == 0;
+    return rt_opt.symbolize == 1 && rt_symclient_prepare() == 0;
+}
+
 int rt_symbolize(uintptr_t pc, struct rt_symbol *out)
 {
     memset(out, 0, sizeof *out);
     if (pc == 0)
         return -1;
+    struct rt_module m;
+    int have_module, helper = use_helper(pc - 1, &m, &have_module);
     rt_spin_lock(&sym_lock);
     if (!cache)
         cache = rt_zalloc(CACHE_SLOTS * sizeof *cache);
@@ -226,7 +128,11 @@ int rt_symbolize(uintptr_t pc, struct rt_symbol *out)
         *out = slot->sym;
         ok = slot->ok;
     } else {
-        ok = (dwfl || report_modules() == 0) ? lookup(pc, out) : -1;
+        ok = -1; /* with a helper, a pc in no module is not looked for in-process */
+        if (!helper || (have_module && rt_symclient_function(&m, pc, out, &ok) < 0)) {
+            memset(out, 0, sizeof *out);
+            ok = (dwfl || report_modules() == 0) ? lookup(pc, out) : -1;
+        }
         if (slot) {
             slot->pc = pc;
             slot->ok = ok;
@@ -244,21 +150,17 @@ int rt_symbolize_data(uintptr_t addr, char *name, unsigned cap, uintptr_t *offse
      * process's maps do not name: its module is found by its segments
      * (before the symbolizer's lock: this may take the loader's). */
     struct rt_module m;
-    int have_module = rt_module_find(addr, &m) == 0;
+    int have_module, helper = use_helper(addr, &m, &have_module);
     rt_spin_lock(&sym_lock);
+    if (helper && (!have_module || rt_symclient_data(&m, addr, name, cap, offset, &ok) == 0)) {
+        rt_spin_unlock(&sym_lock);
+        return ok;
+    }
     if (dwfl || report_modules() == 0) {
         Dwfl_Module *mod = dwfl_addrmodule(dwfl, addr);
         if (!mod && have_module)
             mod = dwfl_addrmodule(dwfl, m.lo);
-        GElf_Off off = 0;
-        GElf_Sym sym;
-        const char *n = mod ? dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL) : NULL;
-        if (n && GELF_ST_TYPE(sym.st_info) == STT_OBJECT && off < sym.st_size) {
-            if (!rt_demangle(n, name, cap))
-                copy_str(name, cap, n);
-            *offset = off;
-            ok = 0;
-        }
+        ok = mod ? rt_dwarf_data(mod, addr, name, cap, offset) : -1;
     }
     rt_spin_unlock(&sym_lock);
     return ok;
@@ -270,14 +172,17 @@ int rt_symbolize_data(uintptr_t addr, char *name, unsigned cap, uintptr_t *offse
 void rt_symbolize_fork_prepare(void)
 {
     rt_spin_lock(&sym_lock);
+    rt_symclient_fork_prepare(); /* the child's connection to the helper */
 }
 
 void rt_symbolize_fork_parent(void)
 {
+    rt_symclient_fork_parent();
     rt_spin_unlock(&sym_lock);
 }
 
 void rt_symbolize_after_fork(void)
 {
     rt_spin_reinit(&sym_lock);
+    rt_symclient_after_fork();
 }

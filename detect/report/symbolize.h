@@ -1,6 +1,7 @@
-/* In-process symbolization with elfutils libdw, at report time only.
- * libdw is not thread-safe and allocates: calls are serialized, and the
- * caller must have the runtime's reentrancy guard set. */
+/* Symbolization with elfutils libdw, at report time only: in a helper
+ * process (symclient.h) with symbolize=1, in-process with symbolize=2 or
+ * when no helper answers. libdw is not thread-safe and allocates: calls are
+ * serialized, and the caller must have the runtime's reentrancy guard set. */
 #ifndef RTDD_SYMBOLIZE_H
 #define RTDD_SYMBOLIZE_H
 #include <stdint.h>
@@ -38,6 +39,11 @@ int rt_symbol_in_system_code(const struct rt_symbol *sym, const char *module);
 /* The data symbol (global or static variable) containing addr: its name
  * and addr's offset into it. 0 on success. */
 int rt_symbolize_data(uintptr_t addr, char *name, unsigned cap, uintptr_t *offset);
+/* The same, for the helper process (tools/symbolizer.c): in the module at
+ * path loaded at bias base (its first segment at lo), of another process. */
+int rt_symbolize_at(const char *path, uintptr_t base, uintptr_t lo, uintptr_t pc, struct rt_symbol *out);
+int rt_symbolize_data_at(const char *path, uintptr_t base, uintptr_t lo, uintptr_t addr, char *name, unsigned cap,
+                         uintptr_t *offset);
 /* In a forked child: drop libdw's state (another thread may have been in it). */
 void rt_symbolize_after_fork(void);
 /* Around fork (interpose/init.c): held by the forking thread. */

@@ -249,4 +249,25 @@ grep -q "cannot open log_path" "$work/out" && grep -q 'SUMMARY: rtdd: active-loc
 mkdir -p "$work/tree/bin" "$work/tree/lib"
 cp "$rtdd" "$work/tree/bin/rtdd" && cp "$build/lib/librtdd.so" "$work/tree/lib/"
 check run-relocated 0 '' -- "$work/tree/bin/rtdd" run -- true
+
+# symbolize=1 symbolizes in a helper process, the rtdd next to librtdd.so
+# (rtdd __symbolizer). Where there is none, or it exits at once, or it
+# answers garbage, the runtime symbolizes in-process: frames keep their names.
+for helper in none exits garbage; do
+    mkdir -p "$work/h-$helper/lib/rtdd" "$work/h-$helper/bin"
+    cp "$build/lib/librtdd.so" "$work/h-$helper/lib/rtdd/"
+    case $helper in
+    exits) printf '#!/bin/sh\nexit 0\n' >"$work/h-$helper/bin/rtdd" ;;
+    garbage) printf '#!/bin/sh\nprintf 0123456789abcdef0123456789abcdef\n' >"$work/h-$helper/bin/rtdd" ;;
+    esac
+    [ -f "$work/h-$helper/bin/rtdd" ] && chmod +x "$work/h-$helper/bin/rtdd"
+    check "symbolizer-$helper" 66 '' -- env RTDD_OPTIONS="log_path=$work/h-$helper.log" \
+        LD_PRELOAD="$work/h-$helper/lib/rtdd/librtdd.so" "$build/tests/programs/alf_same_thread"
+    grep -q '^SUMMARY: rtdd: active-lock-freed alf_same_thread.c:[0-9]* in destroy_session$' "$work/h-$helper.log" ||
+        { echo "symbolizer-$helper: frames not symbolized in-process"; fail=1; }
+done
+# The helper itself: the build's rtdd, next to build/lib/librtdd.so.
+check symbolizer-helper 66 '' -- env RTDD_OPTIONS="log_path=$work/h-real.log" \
+    LD_PRELOAD="$(cd "$build/lib" && pwd)/librtdd.so" "$build/tests/programs/alf_same_thread"
+grep -q 'in destroy_session$' "$work/h-real.log" || { echo "symbolizer-helper: frames not symbolized"; fail=1; }
 exit $fail

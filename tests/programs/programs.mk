@@ -37,6 +37,11 @@ $(PROG_DIR)/%: tests/programs/%.c
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(PROG_CFLAGS) -o $@ $<
 
+# A C++ program with no libstdc++: --as-needed drops it (rtdd demangles alone).
+$(PROG_DIR)/cxx_as_needed: tests/programs/cxx_as_needed.cpp
+	@mkdir -p $(dir $@)
+	@echo "  CXX $@"; $(CXX) $(PROG_CFLAGS) -std=c++17 -Wl,--as-needed -o $@ $<
+
 $(PROG_DIR)/%: tests/programs/%.cpp
 	@mkdir -p $(dir $@)
 	@echo "  CXX $@"; $(CXX) $(PROG_CFLAGS) -std=c++17 -o $@ $<

@@ -427,7 +427,6 @@ START_TEST(cxx_names_are_demangled)
         " [<0000000000001001>] _Z12record_auditv+0x25/0x74 (32) x+0x1001 x.cpp:29\n"
         "SUMMARY: rtdd: lock-order-inversion x.cpp:29 in _Z12record_auditv\n"
         "---[ end report ]---\n";
-    rt_demangle_may_load();
     struct collected c = {0};
     parse_into(&c, report);
     ck_assert_uint_eq(c.n, 1);

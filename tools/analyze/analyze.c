@@ -1,6 +1,5 @@
 /* rtdd analyze: command line, then read every log, then write one output. */
 #include "analyze.h"
-#include "report/demangle.h"
 #include "analysis.h"
 #include "output.h"
 #include "parser.h"
@@ -243,7 +242,6 @@ static int write_output(const struct options *o, const struct az_analysis *a, co
 int rtdd_analyze_main(int argc, char **argv)
 {
     struct options o;
-    rt_demangle_may_load(); /* C++ names from any log, on any machine with libstdc++ */
     int rc = parse_options(argc, argv, &o);
     if (rc >= 0) {
         free(o.debug_dirs);

@@ -85,6 +85,7 @@ static void start(struct az_parser *p, enum state st, unsigned long lineno)
 
 static void emit(struct az_parser *p)
 {
+    az_report_demangle(&p->report);
     p->fn(p->ctx, &p->report);
     az_report_reset(&p->report);
     p->state = OUTSIDE;

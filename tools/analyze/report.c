@@ -178,12 +178,27 @@ unsigned az_report_frame_count(const struct az_report *r)
 
 #define DUP(field) c->field = az_arena_strdup(&c->arena, r->field)
 
-/* Logs of C++ programs may carry mangled names (an older runtime, or
- * symbols a tool wrote): kept as people write them. */
-static const char *dup_function(struct az_report *c, const char *name)
+/* A name as people write it (NULL stays NULL). */
+static const char *plain_name(struct az_report *r, const char *name)
 {
     char plain[512];
-    return az_arena_strdup(&c->arena, rt_demangle(name, plain, sizeof plain) ? plain : name);
+    if (!name || !rt_demangle(name, plain, sizeof plain))
+        return name;
+    return az_report_str(r, plain, strlen(plain));
+}
+
+/* Logs of C++ programs may carry mangled names (an older runtime, or
+ * symbols another tool wrote): the SUMMARY's function, the frames' and the
+ * cycle's lock names read as C++, before signatures, titles and
+ * suppressions see them. */
+void az_report_demangle(struct az_report *r)
+{
+    r->function = plain_name(r, r->function);
+    for (unsigned i = 0; i < r->nsections; i++)
+        for (unsigned j = 0; j < r->sections[i].nframes; j++)
+            r->sections[i].frames[j].function = plain_name(r, r->sections[i].frames[j].function);
+    for (unsigned i = 0; i < r->ncycle; i++)
+        r->cycle[i] = plain_name(r, r->cycle[i]);
 }
 
 struct az_report *az_report_clone(const struct az_report *r)
@@ -196,7 +211,7 @@ struct az_report *az_report_clone(const struct az_report *r)
     DUP(comm);
     DUP(time);
     DUP(location);
-    c->function = dup_function(c, r->function);
+    DUP(function);
     DUP(corrupt);
     for (unsigned i = 0; i < c->nsections; i++) {
         struct az_section *s = &c->sections[i];
@@ -205,7 +220,7 @@ struct az_report *az_report_clone(const struct az_report *r)
         s->frames = s->nframes ? az_arena_alloc(&c->arena, s->nframes * sizeof *s->frames) : NULL;
         for (unsigned j = 0; j < s->nframes; j++) {
             struct az_frame f = r->sections[i].frames[j];
-            f.function = dup_function(c, f.function);
+            f.function = az_arena_strdup(&c->arena, f.function);
             f.file = az_arena_strdup(&c->arena, f.file);
             f.module = az_arena_strdup(&c->arena, f.module);
             s->frames[j] = f;

@@ -65,6 +65,8 @@ void az_report_free(struct az_report *r);
 
 /* Stores a copy of s[0..n) with invalid UTF-8 and control characters replaced by '?'. */
 const char *az_report_str(struct az_report *r, const char *s, size_t n);
+/* Demangles the report's C++ names in place (detect/demangle.c). */
+void az_report_demangle(struct az_report *r);
 /* Starts a new section; returns NULL (and counts it) when the report has too many. */
 struct az_section *az_report_add_section(struct az_report *r, const char *title, size_t n);
 /* The section frames go to: the last one, or a new untitled one; NULL when

@@ -13,6 +13,7 @@ Suite *freed_suite(void);
 Suite *report_suite(void);
 Suite *log_suite(void);
 Suite *symbolize_suite(void);
+Suite *demangle_suite(void);
 Suite *lockorder_suite(void);
 Suite *rcucheck_suite(void);
 Suite *thread_suite(void);

@@ -1,4 +1,4 @@
-/* Joins in the lock-order rule (detect/threadends.c, rt_cycle_feasible):
+/* Joins in the lock-order rule (detect/hang/threadends.c, rt_cycle_feasible):
  * an inversion whose other half a joined thread made is latent; the same
  * inversion between threads that may run at once stays a warning. */
 #include "detect/suites.h"
