@@ -45,7 +45,7 @@ static void dump_thread(struct rt_thread *t, void *arg)
     } else if (ev) {
         rt_lock_describe(ev, __atomic_load_n(&ev->addr, __ATOMIC_RELAXED), desc, sizeof desc);
         rt_report_stack(r, t->wait_stack, "%s/%d waits on %s %s, at:", comm, t->tid,
-                        ev->type == RT_LOCK_SEM ? "semaphore" : "condition variable", desc);
+                        rt_event_noun(ev->type), desc);
     } else {
         rt_thread_activity(t->tid, act, sizeof act);
         rt_report_text(r, "%s/%d waits for no lock: %s.", comm, t->tid, act);

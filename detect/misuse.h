@@ -16,4 +16,7 @@ void rt_report_recursive_locking(struct rt_thread *t, struct rt_lock *l, const s
 int rt_check_unheld_release(struct rt_thread *t, uintptr_t addr, uintptr_t pc, int word_unlocked);
 /* Remembers where the lock at addr was destroyed (a lossy table). */
 void rt_remember_destroy(struct rt_thread *t, uintptr_t addr, uintptr_t pc);
+/* Was the object at addr destroyed, as far as that table remembers? Where
+ * and by whom in *stack and *tid (either may be NULL). */
+int rt_destroyed_at(uintptr_t addr, rt_stack_id *stack, int *tid);
 #endif

@@ -155,11 +155,11 @@ int wd_report_deadlock(const unsigned *cycle, unsigned n, uint64_t now)
             continue;
         }
         if (s->event) {
-            const char *what = s->event->type == RT_LOCK_SEM ? "semaphore" : "condition variable";
+            const char *what = rt_event_noun(s->event->type);
             rt_lock_describe(live_lock(s->event, s->event_id), s->event->addr, desc, sizeof desc);
             rt_report_stack(r, s->wait_stack,
                             "%s/%d blocked %lu ms waiting on %s %s, which only %s/%d is known to %s, at:", comm,
-                            s->tid, ms, what, desc, hcomm, h->tid, s->event->type == RT_LOCK_SEM ? "post" : "signal");
+                            s->tid, ms, what, desc, hcomm, h->tid, rt_event_verb(s->event->type, 0));
             wd_wait_name(s, name, sizeof name);
             rt_buf_printf(&cyc, "%s%s", i ? " -> " : "cycle: ", name);
             key += rt_hash64(s->event_id ^ 0xe7e);
@@ -205,7 +205,7 @@ int wd_report_deadlock(const unsigned *cycle, unsigned n, uint64_t now)
                 rt_stack_site(site, where, sizeof where);
             wd_wait_name(s, name, sizeof name);
             rt_report_text(r, "%s was last %s by %s/%d at %s%s", name,
-                           s->event->type == RT_LOCK_SEM ? "posted" : "signalled", hcomm, h->tid, where,
+                           rt_event_verb(s->event->type, 1), hcomm, h->tid, where,
                            i < last_lock ? ";" : ".");
             continue;
         }
@@ -456,7 +456,7 @@ int wd_report_all_blocked(uint64_t now)
             if (s->event) {
                 rt_lock_describe(live_lock(s->event, s->event_id), s->event->addr, desc, sizeof desc);
                 rt_report_stack(r, s->wait_stack, "%s/%d blocked %lu ms waiting on %s %s, at:", comm, s->tid, ms,
-                                s->event->type == RT_LOCK_SEM ? "semaphore" : "condition variable", desc);
+                                rt_event_noun(s->event->type), desc);
                 key += rt_hash64(s->wait_stack);
             } else if (s->joining) {
                 rt_report_stack(r, s->wait_stack, "%s/%d blocked %lu ms in pthread_join, at:", comm, s->tid, ms);
@@ -477,8 +477,8 @@ int wd_report_all_blocked(uint64_t now)
                 rt_report_held_locks(r, s->t, comm);
         }
     rt_report_text(r, "Every thread of the process waits, without a timeout, for a lock, for another thread to end, "
-                      "or for a condition variable or semaphore to be signalled; a signal can only come from a thread "
-                      "that runs, and none does (none of these objects is process-shared, and the program catches no "
+                      "or for a condition variable, semaphore or barrier to be signalled, posted or reached; that can only "
+                      "come from a thread that runs, and none does (none of these objects is process-shared, and the program catches no "
                       "signal whose handler could post a semaphore).");
     wd_conclude(r, doubt);
     rt_report_key(r, key ^ 0xa11b);
