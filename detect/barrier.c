@@ -154,7 +154,10 @@ void rt_on_barrier_init(struct rt_thread *t, uintptr_t addr, unsigned count, uin
     struct rt_report *r = begin(t, comm, sizeof comm);
     if (!r)
         return;
-    rt_lock_describe(l, addr, desc, sizeof desc);
+    if (l)
+        rt_lock_describe(l, addr, desc, sizeof desc);
+    else
+        rt_lock_name(NULL, addr, desc, sizeof desc);
     if (!count) {
         rt_report_stack(r, here(), "%s/%d initializes barrier %s with a count of 0, at:", comm, t->tid, desc);
         rt_report_text(r, "A barrier needs a count of at least 1: pthread_barrier_init fails with EINVAL and the "

@@ -154,7 +154,10 @@ void rt_on_sem_init(struct rt_thread *t, uintptr_t addr, unsigned value, unsigne
     struct rt_report *r = begin(t, comm, sizeof comm);
     if (!r)
         return;
-    rt_lock_describe(l, addr, desc, sizeof desc);
+    if (l)
+        rt_lock_describe(l, addr, desc, sizeof desc);
+    else
+        rt_lock_name(NULL, addr, desc, sizeof desc);
     if (value > max) {
         rt_report_stack(r, here(), "%s/%d initializes semaphore %s with the count %u, at:", comm, t->tid, desc,
                         value);

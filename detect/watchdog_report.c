@@ -477,8 +477,8 @@ int wd_report_all_blocked(uint64_t now)
                 rt_report_held_locks(r, s->t, comm);
         }
     rt_report_text(r, "Every thread of the process waits, without a timeout, for a lock, for another thread to end, "
-                      "or for a condition variable, semaphore or barrier to be signalled, posted or reached; that can only "
-                      "come from a thread that runs, and none does (none of these objects is process-shared, and the program catches no "
+                      "or for a condition variable, semaphore or barrier to be signalled (a barrier: reached); a signal "
+                      "can only come from a thread that runs, and none does (none of these objects is process-shared, and the program catches no "
                       "signal whose handler could post a semaphore).");
     wd_conclude(r, doubt);
     rt_report_key(r, key ^ 0xa11b);
