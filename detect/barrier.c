@@ -225,7 +225,7 @@ static void report_lockstep(struct rt_thread *t, const struct rt_lock *l, unsign
     rt_lock_describe(l, __atomic_load_n(&l->addr, __ATOMIC_RELAXED), desc, sizeof desc);
     rt_report_stack(r, here(), "%s/%d waits on barrier %s (count %u), at:", comm, t->tid, desc, count);
     rt_report_text(r, "but %u round%s of this barrier completed without this thread since it last passed it: other "
-                      "threads passed it twice while this one did not come once. More threads wait on the barrier "
+                      "threads went through it without this one. More threads wait on the barrier "
                       "than its count, so each round releases a different subset of them and the rounds no longer "
                       "keep the threads in step.",
                    missed, missed == 1 ? "" : "s");

@@ -193,10 +193,10 @@ void rt_on_sem_destroy(struct rt_thread *t, uintptr_t addr, enum rt_sem_word wor
             rt_report_stack(r, here(), "%s/%d destroys semaphore %s, at:", comm, t->tid, desc);
             if (blocked)
                 rt_report_text(r, "while %u thread%s %s blocked on it in sem_wait, not released by any post. POSIX "
-                                  "leaves this undefined: glibc's sem_destroy does nothing, so %s on, waiting on a "
-                                  "semaphore that no longer exists (or on whatever reuses its memory).",
-                               blocked, blocked == 1 ? "" : "s", blocked == 1 ? "is" : "are",
-                               blocked == 1 ? "it waits" : "they wait");
+                                  "leaves this undefined: glibc's sem_destroy does nothing, and the blocked thread%s "
+                                  "sleep%s on in a semaphore that no longer exists (and in whatever reuses its memory).",
+                               blocked, blocked == 1 ? "" : "s", blocked == 1 ? "is" : "are", blocked == 1 ? "" : "s",
+                               blocked == 1 ? "s" : "");
             else
                 rt_report_text(r, "but it is a named semaphore, from sem_open: sem_destroy is undefined on it (only "
                                   "sem_close ends its use, sem_unlink removes its name).");
