@@ -15,6 +15,7 @@
 #include "lockdesc.h"
 #include "misuse.h"
 #include "report.h"
+#include "rcuptr.h"
 #include "rt_alloc.h"
 #include "runtime.h"
 #include "unwind.h"
@@ -237,7 +238,9 @@ static void report_lockstep(struct rt_thread *t, const struct rt_lock *l, unsign
 void rt_on_barrier_wait_begin(struct rt_thread *t, uintptr_t addr, enum rt_barrier_word word, unsigned count,
                               int shared, uintptr_t pc)
 {
-    struct rt_lock *l = barrier_record(addr);
+    struct rt_lock *l = rt_lock_cached(t, addr);
+    if (!l || l->type != RT_LOCK_BARRIER)
+        l = barrier_record(addr);
     if (!l) {
         if (word != RT_BARRIER_SHARED && !rt_locktab_find(addr))
             report_unknown(t, addr, word, "pthread_barrier_wait");
@@ -246,8 +249,11 @@ void rt_on_barrier_wait_begin(struct rt_thread *t, uintptr_t addr, enum rt_barri
             return;
     }
     uint64_t id = __atomic_load_n(&l->id, __ATOMIC_RELAXED);
-    /* Its arrival may wake the others: they wait for the threads that reach it. */
-    rt_on_event_signal(t, addr, RT_LOCK_BARRIER, pc);
+    /* Its arrival may wake the others: they wait for the threads that reach
+     * it. A repeat from the same place with no lock held is known already. */
+    if (t->nheld || t->signal_seen != l || t->signal_seen_id != id || t->signal_seen_pc != pc ||
+        __atomic_load_n(&rt_rcuptr_tracked, __ATOMIC_RELAXED))
+        rt_on_event_signal(t, addr, RT_LOCK_BARRIER, pc);
     struct bar_info *b = slot_of(l, id, 1, count);
     int last = 0, report = 0;
     unsigned missed = 0, n = count;

@@ -48,11 +48,13 @@ static void sem_wait_cancelled(void *arg)
     rti_guard--;
 }
 
-/* A cancelled sem_wait (a cancellation point) is no longer a wait. */
+/* A cancelled sem_wait (a cancellation point) is no longer a wait. The
+ * timed waits check their timeout before they take a count (EINVAL even
+ * when the count is there): they have no fast path. */
 #define SEM_WAIT_BODY(s, timed, call, real_call)                                \
     uintptr_t pc = RTI_CALLER();                                                \
     struct rt_thread *t = rti_self;                                             \
-    if (likely(sem_fast(t, s) != NULL)) {                                       \
+    if (!(timed) && likely(sem_fast(t, s) != NULL)) {                           \
         int saved = errno;                                                      \
         if (likely(rti_real.sem_trywait(s) == 0))                               \
             return 0;                                                           \
