@@ -15,7 +15,6 @@
 #include "lockdesc.h"
 #include "misuse.h"
 #include "report.h"
-#include "rcuptr.h"
 #include "rt_alloc.h"
 #include "runtime.h"
 #include "unwind.h"
@@ -251,8 +250,7 @@ void rt_on_barrier_wait_begin(struct rt_thread *t, uintptr_t addr, enum rt_barri
     uint64_t id = __atomic_load_n(&l->id, __ATOMIC_RELAXED);
     /* Its arrival may wake the others: they wait for the threads that reach
      * it. A repeat from the same place with no lock held is known already. */
-    if (t->nheld || t->signal_seen != l || t->signal_seen_id != id || t->signal_seen_pc != pc ||
-        __atomic_load_n(&rt_rcuptr_tracked, __ATOMIC_RELAXED))
+    if (t->nheld || t->signal_seen != l || t->signal_seen_id != id || t->signal_seen_pc != pc)
         rt_on_event_signal(t, addr, RT_LOCK_BARRIER, pc);
     struct bar_info *b = slot_of(l, id, 1, count);
     int last = 0, report = 0;

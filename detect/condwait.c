@@ -244,14 +244,16 @@ void rt_on_event_wait_end(struct rt_thread *t)
 {
     struct rt_lock *obj = __atomic_load_n(&t->event_waiting, __ATOMIC_RELAXED);
     if (obj) {
-        rt_rcuhb_acquire(t, __atomic_load_n(&obj->addr, __ATOMIC_RELAXED));
+        if (obj->type != RT_LOCK_BARRIER) /* barriers order nothing for the RCU checks (rcuhb.h) */
+            rt_rcuhb_acquire(t, __atomic_load_n(&obj->addr, __ATOMIC_RELAXED));
         __atomic_store_n(&t->event_waiting, NULL, __ATOMIC_RELEASE);
     }
 }
 
 void rt_on_event_signal(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type, uintptr_t pc)
 {
-    rt_rcuhb_release(t, addr);
+    if (type != RT_LOCK_BARRIER)
+        rt_rcuhb_release(t, addr);
     rt_held_name(t);
     struct rt_lock *obj = rt_lock_lookup(t, addr, type, pc);
     if (!obj || !rt_opt.detect_deadlocks)
