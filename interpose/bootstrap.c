@@ -135,6 +135,13 @@ RT_HIDDEN void rti_resolve(void)
         RESOLVE(sem_timedwait, "sem_timedwait");
         RESOLVE(sem_clockwait, "sem_clockwait");
         RESOLVE(sem_post, "sem_post");
+        RESOLVE(sem_trywait, "sem_trywait");
+        RESOLVE(sem_getvalue, "sem_getvalue");
+        RESOLVE(sem_open, "sem_open");
+        RESOLVE(sem_close, "sem_close");
+        RESOLVE(barrier_init, "pthread_barrier_init");
+        RESOLVE(barrier_wait, "pthread_barrier_wait");
+        RESOLVE(barrier_destroy, "pthread_barrier_destroy");
         RESOLVE(munmap, "munmap");
         RESOLVE(dlclose, "dlclose");
         RESOLVE(close, "close");

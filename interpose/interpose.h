@@ -80,6 +80,13 @@ struct rti_real {
     int (*sem_timedwait)(void *, const struct timespec *);
     int (*sem_clockwait)(void *, clockid_t, const struct timespec *);
     int (*sem_post)(void *);
+    int (*sem_trywait)(void *);
+    int (*sem_getvalue)(void *, int *);
+    void *(*sem_open)(const char *, int, ...);
+    int (*sem_close)(void *);
+    int (*barrier_init)(pthread_barrier_t *, const pthread_barrierattr_t *, unsigned);
+    int (*barrier_wait)(pthread_barrier_t *);
+    int (*barrier_destroy)(pthread_barrier_t *);
     int (*munmap)(void *, size_t);
     int (*dlclose)(void *);
     int (*close)(int);

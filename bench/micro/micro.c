@@ -17,11 +17,14 @@
  *                     each make and destroy 10 padded mutexes per step, never locked
  *   cond_pingpong     2 threads hand a turn back and forth through one mutex and two
  *                     condition variables (one op = a round trip: 2 signals, 2 waits)
+ *   sem_pair          uncontended sem_post+sem_wait on one unnamed semaphore
+ *   barrier_round     2 threads meet at one pthread_barrier_t (one op = a round: 2 waits)
  *   random_rwlocks    the shape of ThreadSanitizer's real_deadlock_detector_stress_test:
  *                     4 threads, 16K rwlocks made on first use and destroyed at random,
  *                     up to 10 held, always taken in increasing order (read, write,
  *                     or tried), released in random order (one op = one step) */
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -479,6 +482,39 @@ static void cond_pingpong(long n)
     pthread_join(t, NULL);
 }
 
+static void sem_pair(long n)
+{
+    static sem_t s;
+    static int made;
+    if (!made++)
+        sem_init(&s, 0, 0);
+    for (long i = 0; i < n; i++) {
+        sem_post(&s);
+        BARRIER();
+        sem_wait(&s);
+    }
+}
+
+static pthread_barrier_t round_barrier;
+
+static void *barrier_partner(void *arg)
+{
+    for (long i = (long)arg; i > 0; i--)
+        pthread_barrier_wait(&round_barrier);
+    return NULL;
+}
+
+static void barrier_round(long n)
+{
+    pthread_t t;
+    pthread_barrier_init(&round_barrier, NULL, 2);
+    pthread_create(&t, NULL, barrier_partner, (void *)n);
+    for (long i = 0; i < n; i++)
+        pthread_barrier_wait(&round_barrier);
+    pthread_join(t, NULL);
+    pthread_barrier_destroy(&round_barrier);
+}
+
 static const struct { const char *name; void (*run)(long); } workloads[] = {
     { "mutex_pair", mutex_pair },
     { "mutex_contended", mutex_contended },
@@ -493,6 +529,8 @@ static const struct { const char *name; void (*run)(long); } workloads[] = {
     { "free_heavy_1000", free_heavy_1000 },
     { "fork_children", fork_children },
     { "cond_pingpong", cond_pingpong },
+    { "sem_pair", sem_pair },
+    { "barrier_round", barrier_round },
 };
 
 int main(int argc, char **argv)

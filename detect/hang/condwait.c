@@ -164,8 +164,8 @@ static void report(int tid, const struct rt_lock *obj, uintptr_t obj_addr, const
     rt_lock_describe(obj, obj_addr, odesc, sizeof odesc);
     rt_lock_name(live(wait), wait->addr, lname, sizeof lname);
     rt_lock_name(obj, obj_addr, oname, sizeof oname);
-    int sem = obj->type == RT_LOCK_SEM;
-    const char *what = sem ? "semaphore" : "condition variable";
+    int sem = obj->type == RT_LOCK_SEM, bar = obj->type == RT_LOCK_BARRIER;
+    const char *what = rt_event_noun(obj->type);
     struct rt_report *r = rt_report_begin(RT_KIND_COND_LOCK_ORDER, tid);
     if (!r)
         return;
@@ -175,19 +175,20 @@ static void report(int tid, const struct rt_lock *obj, uintptr_t obj_addr, const
                     lname);
     rt_report_stack(r, wait->taken, "%s was taken by %s/%d at:", lname, wcomm, wait->tid);
     rt_report_stack(r, sig->taken, "but %s/%d, which %s %s, holds %s when it does, taken at:", scomm, sig->tid,
-                    sem ? "posts" : "signals", oname, lname);
-    rt_report_stack(r, sig->site, "and %s %s at:", sem ? "posted" : "signalled", oname);
+                    sem ? "posts" : bar ? "reaches" : "signals", oname, lname);
+    rt_report_stack(r, sig->site, "and %s %s at:", rt_event_verb(obj->type, 1), oname);
     rt_report_text(r, "If %s/%d is the thread that wakes %s/%d, neither can go on: the waiter keeps %s until it is "
                       "woken, and the %s needs %s before it %s.",
-                   scomm, sig->tid, wcomm, wait->tid, lname, sem ? "poster" : "signaller", lname,
-                   sem ? "posts" : "signals");
+                   scomm, sig->tid, wcomm, wait->tid, lname, sem ? "poster" : bar ? "other thread" : "signaller",
+                   lname, sem ? "posts" : bar ? "reaches the barrier" : "signals");
     rt_report_text(r, "Possible unsafe scenario:");
     rt_report_text(r, "       thread 0                    thread 1");
     rt_report_text(r, "       --------                    --------");
     rt_report_text(r, "  lock(%s);", lname);
-    rt_report_text(r, "  %s(%s);", sem ? "sem_wait" : "wait", oname);
+    rt_report_text(r, "  %s(%s);", sem ? "sem_wait" : bar ? "barrier_wait" : "wait", oname);
     rt_report_text(r, "                                   lock(%s);", lname);
-    rt_report_text(r, "                                   %s(%s);", sem ? "sem_post" : "signal", oname);
+    rt_report_text(r, "                                   %s(%s);", sem ? "sem_post" : bar ? "barrier_wait" : "signal",
+                   oname);
     rt_report_text(r, " *** DEADLOCK ***");
     rt_report_text(r, "Release %s before waiting, or signal without taking it.", lname);
     rt_report_key(r, rt_hash64(wait->site * 31 + sig->site) ^ rt_hash64(wait->taken) ^ 0xc0d);
@@ -241,14 +242,16 @@ void rt_on_event_wait_end(struct rt_thread *t)
 {
     struct rt_lock *obj = __atomic_load_n(&t->event_waiting, __ATOMIC_RELAXED);
     if (obj) {
-        rt_rcuhb_acquire(t, __atomic_load_n(&obj->addr, __ATOMIC_RELAXED));
+        if (obj->type != RT_LOCK_BARRIER) /* barriers order nothing for the RCU checks (rcuhb.h) */
+            rt_rcuhb_acquire(t, __atomic_load_n(&obj->addr, __ATOMIC_RELAXED));
         __atomic_store_n(&t->event_waiting, NULL, __ATOMIC_RELEASE);
     }
 }
 
 void rt_on_event_signal(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type, uintptr_t pc)
 {
-    rt_rcuhb_release(t, addr);
+    if (type != RT_LOCK_BARRIER)
+        rt_rcuhb_release(t, addr);
     rt_held_name(t);
     struct rt_lock *obj = rt_lock_lookup(t, addr, type, pc);
     if (!obj || !rt_opt.detect_deadlocks)
@@ -278,6 +281,11 @@ void rt_on_event_signal(struct rt_thread *t, uintptr_t addr, enum rt_lock_type t
         e->nsites++;
     }
 
+    if (!t->nheld) {
+        t->signal_seen = obj;
+        t->signal_seen_id = id;
+        t->signal_seen_pc = pc;
+    }
     struct side found_wait, found_sig;
     int found = 0;
     for (unsigned i = 0; i < t->nheld; i++) {

@@ -10,8 +10,9 @@
 #include "locks/locks.h"
 #include <stdint.h>
 
-/* obj (a pthread_cond_t or sem_t, type RT_LOCK_COND or RT_LOCK_SEM) is
- * signalled, broadcast or posted. */
+/* obj (a pthread_cond_t, sem_t or pthread_barrier_t: RT_LOCK_COND,
+ * RT_LOCK_SEM or RT_LOCK_BARRIER) is signalled, broadcast, posted or
+ * reached. */
 void rt_on_event_signal(struct rt_thread *t, uintptr_t obj, enum rt_lock_type type, uintptr_t pc);
 /* The thread blocks on obj (mutex: the one a condition wait releases, 0 for
  * a semaphore); timed: the wait has a timeout; shared: another process may

@@ -58,7 +58,7 @@ static void dump_thread(struct rt_thread *t, void *arg)
         rt_lock_describe(ev, __atomic_load_n(&ev->addr, __ATOMIC_RELAXED), desc, sizeof desc);
         rt_report_stack(r, t->wait_stack, "%s/%d %s %s %s, at:", comm, t->tid,
                         t->event_destroy ? "waits in pthread_cond_destroy of" : "waits on",
-                        ev->type == RT_LOCK_SEM ? "semaphore" : "condition variable", desc);
+                        rt_event_noun(ev->type), desc);
     } else {
         rt_thread_activity(t->tid, act, sizeof act);
         rt_report_text(r, "%s/%d waits for no lock: %s.", comm, t->tid, act);

@@ -204,7 +204,8 @@ void wd_conclude(struct rt_report *r, enum wd_doubt doubt)
     }
 }
 
-/* A waiter on a condition waits for the threads known to signal it: when
+/* A waiter on a condition waits for the threads known to signal it (on a
+ * barrier, those known to reach it that are not waiting there now): when
  * every one of them is blocked (one is returned), nothing else is known to
  * wake it; while one of them runs, or one has gone, or another process may
  * signal, -1. */
@@ -222,6 +223,8 @@ static int signaller_of(const struct snap *s)
                 j = (int)i;
         if (j < 0 || (unsigned)j == self)
             continue; /* gone, or itself: neither signals now */
+        if (s->event->type == RT_LOCK_BARRIER && wd_snaps[j].event == s->event && wd_snaps[j].event_id == s->event_id)
+            continue; /* waits in the same round: it reached the barrier already */
         if (!wd_waits(&wd_snaps[j]) || wd_snaps[j].wait_timed)
             return -1;
         if (pick < 0)

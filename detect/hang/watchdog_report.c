@@ -153,7 +153,7 @@ int wd_report_deadlock(const unsigned *cycle, unsigned n, uint64_t now)
             continue;
         }
         if (s->event) {
-            const char *what = s->event->type == RT_LOCK_SEM ? "semaphore" : "condition variable";
+            const char *what = rt_event_noun(s->event->type);
             rt_lock_describe(live_lock(s->event, s->event_id), s->event->addr, desc, sizeof desc);
             if (s->event_destroy)
                 rt_report_stack(r, s->wait_stack,
@@ -164,7 +164,7 @@ int wd_report_deadlock(const unsigned *cycle, unsigned n, uint64_t now)
                 rt_report_stack(r, s->wait_stack,
                                 "%s/%d blocked %lu ms waiting on %s %s, which only %s/%d is known to %s, at:", comm,
                                 s->tid, ms, what, desc, hcomm, h->tid,
-                                s->event->type == RT_LOCK_SEM ? "post" : "signal");
+                                rt_event_verb(s->event->type, 0));
             wd_wait_name(s, name, sizeof name);
             rt_buf_printf(&cyc, "%s%s", i ? " -> " : "cycle: ", name);
             key += rt_hash64(s->event_id ^ (s->event_destroy ? 0xd35 : 0xe7e));
@@ -211,7 +211,7 @@ int wd_report_deadlock(const unsigned *cycle, unsigned n, uint64_t now)
                 rt_stack_site(site, where, sizeof where);
             wd_wait_name(s, name, sizeof name);
             rt_report_text(r, "%s was last %s by %s/%d at %s%s", name,
-                           s->event->type == RT_LOCK_SEM ? "posted" : "signalled", hcomm, h->tid, where,
+                           rt_event_verb(s->event->type, 1), hcomm, h->tid, where,
                            i < last_lock ? ";" : ".");
             continue;
         }
@@ -519,7 +519,7 @@ int wd_report_all_blocked(uint64_t now)
                 rt_lock_describe(live_lock(s->event, s->event_id), s->event->addr, desc, sizeof desc);
                 rt_report_stack(r, s->wait_stack, "%s/%d blocked %lu ms %s %s %s, at:", comm, s->tid, ms,
                                 s->event_destroy ? "in pthread_cond_destroy of" : "waiting on",
-                                s->event->type == RT_LOCK_SEM ? "semaphore" : "condition variable", desc);
+                                rt_event_noun(s->event->type), desc);
                 key += rt_hash64(s->wait_stack);
             } else if (s->joining) {
                 char joined[64];
@@ -543,10 +543,10 @@ int wd_report_all_blocked(uint64_t now)
                 rt_report_held_locks(r, s->t, comm);
         }
     rt_report_text(r, "Every thread of the process waits, without a timeout, for a lock, for another thread to end, "
-                      "for a condition variable or semaphore to be signalled, or (in pthread_cond_destroy) for a "
-                      "condition's waiters to leave; a signal can only come from a thread that runs, and none does "
-                      "(none of these objects is process-shared, and the program catches no signal whose handler "
-                      "could post a semaphore).");
+                      "or for a condition variable, semaphore or barrier to be signalled (a barrier: reached), or (in "
+                      "pthread_cond_destroy) for a condition's waiters to leave; a signal can only come from a thread "
+                      "that runs, and none does (none of these objects is process-shared, and the program catches no "
+                      "signal whose handler could post a semaphore).");
     wd_conclude(r, doubt);
     rt_report_key(r, key ^ 0xa11b);
     return rt_report_finish(r);

@@ -349,4 +349,7 @@ int rt_annotated_release_check(struct rt_thread *t, uintptr_t addr, int read);
 /* Remembers where the lock at addr was destroyed (a lossy table, for a
  * later use-after-destroy): hang/cond.c's busy destroy ends here too. */
 void rt_remember_destroy(struct rt_thread *t, uintptr_t addr, uintptr_t pc);
+/* Was the object at addr destroyed, as far as that table remembers? Where
+ * and by whom in *stack and *tid (either may be NULL). */
+int rt_destroyed_at(uintptr_t addr, rt_stack_id *stack, int *tid);
 #endif

@@ -83,6 +83,7 @@ const char *rt_lock_type_name(enum rt_lock_type t)
     case RT_LOCK_GRWLOCK: return "GRWLock";
     case RT_LOCK_GCOND: return "GCond";
     case RT_LOCK_GBITLOCK: return "GLib bit lock";
+    case RT_LOCK_BARRIER: return "pthread_barrier_t";
     }
     return "lock";
 }
@@ -102,6 +103,7 @@ uint32_t rt_lock_type_size(enum rt_lock_type t)
     case RT_LOCK_GRWLOCK:
     case RT_LOCK_GCOND: return 16;  /* a pointer and two words */
     case RT_LOCK_GBITLOCK: return 4; /* the int that holds its bit */
+    case RT_LOCK_BARRIER: return 32;
     default: return 40;
     }
 }

@@ -25,6 +25,7 @@ enum rt_lock_type {
     RT_LOCK_GRWLOCK,
     RT_LOCK_GCOND,
     RT_LOCK_GBITLOCK,       /* g_bit_lock, g_pointer_bit_lock: one bit, keyed by rt_bit_key */
+    RT_LOCK_BARRIER,        /* pthread_barrier_t: waited on, never held (barrier.c) */
 };
 
 /* A GLib bit lock is one lock per bit (g_bit_lock(&w, 0) and (&w, 1) are
@@ -71,7 +72,21 @@ static inline int rt_lock_type_cond(unsigned type)
 /* Waited on and signalled, never held (condwait.c): no order node. */
 static inline int rt_lock_type_is_event(unsigned type)
 {
-    return rt_lock_type_cond(type) || type == RT_LOCK_SEM;
+    return rt_lock_type_cond(type) || type == RT_LOCK_SEM || type == RT_LOCK_BARRIER;
+}
+
+/* What reports call a waited-on object, and what ends a wait on it. */
+static inline const char *rt_event_noun(unsigned type)
+{
+    return type == RT_LOCK_SEM ? "semaphore" : type == RT_LOCK_BARRIER ? "barrier" : "condition variable";
+}
+static inline const char *rt_event_verb(unsigned type, int past)
+{
+    if (type == RT_LOCK_SEM)
+        return past ? "posted" : "post";
+    if (type == RT_LOCK_BARRIER)
+        return past ? "reached" : "reach";
+    return past ? "signalled" : "signal";
 }
 
 /* 64 bytes: with a million locks each byte is a megabyte to fault in. */
@@ -82,7 +97,7 @@ struct rt_lock {
     _Atomic uint64_t id;
     rt_stack_id init_stack;       /* pthread_*_init, or first use for static locks */
     int init_tid;
-    _Atomic uint32_t cond_waiters; /* condvars: threads in a wait (low 16 bits), of them not released (high 16) */
+    _Atomic uint32_t cond_waiters; /* condvars, semaphores: threads in a wait (low 16 bits), of them not released (high 16) */
     uint16_t group;               /* 1 + its lock group (lockgroup.h, < 4096), 0: none */
     _Atomic uint8_t rcu_hb;       /* a release published RCU update knowledge (rcuhb.h): acquirers merge it */
     uint8_t spare;
@@ -98,6 +113,7 @@ struct rt_lock {
     union {
         uintptr_t class_key;               /* locks: init site pc, or first-use site pc for static locks */
         _Atomic uintptr_t cond_mutex_addr; /* condvars: the mutex current waiters use, 0 when none wait */
+        _Atomic uintptr_t sem_opens;       /* named semaphores: sem_open calls not yet closed */
     };
 };
 
@@ -108,6 +124,7 @@ enum {
     RT_TRAIT_WRITER_PREFERRING = 1, /* rwlock whose readers must not recurse */
     RT_TRAIT_ROBUST = 2,            /* robust mutex: its owner's death hands it on with EOWNERDEAD */
     RT_TRAIT_PSHARED = 4,           /* process-shared: holders and waiters may be other processes */
+    RT_TRAIT_NAMED = 8,             /* a named semaphore (sem_open): sem_close ends its use, not sem_destroy */
 };
 
 static inline int rt_lock_writer_preferring(const struct rt_lock *l)

@@ -37,6 +37,19 @@ void rt_forget_destroy(uintptr_t addr)
         __atomic_store_n(&d->addr, 0, __ATOMIC_RELAXED);
 }
 
+int rt_destroyed_at(uintptr_t addr, rt_stack_id *stack, int *tid)
+{
+    const struct destroyed *d = &destroyed[rt_hash64(addr) & (DESTROY_SLOTS - 1)];
+    uint64_t v = __atomic_load_n(&d->stack_tid, __ATOMIC_RELAXED);
+    if (__atomic_load_n(&d->addr, __ATOMIC_RELAXED) != addr)
+        return 0;
+    if (stack)
+        *stack = (rt_stack_id)(v >> 32);
+    if (tid)
+        *tid = (int)(uint32_t)v;
+    return 1;
+}
+
 /* Did rtdd ever see a lock at addr? Its destroy remembered, or a record
  * or lazy mutex ever in its line (the line filter is never cleared). */
 static int ever_a_lock(uintptr_t addr)

@@ -4,7 +4,9 @@
  * release of a lock it holds for writing releases what its thread knows
  * into the object (the poster's own RCU pointer
  * clock, rcuptr.h, and what it acquired before); a wait that returns, a
- * join or the lock's next acquisition acquires it. A thread's knowledge is a few (thread, clock) pairs:
+ * join or the lock's next acquisition acquires it. Barriers stay out of
+ * it: a round's last arriver does not wait, so a round would order only
+ * some of its threads. A thread's knowledge is a few (thread, clock) pairs:
  * each of that thread's writes up to that clock happened before. Sem and
  * condvar paths pay one load until the program writes an RCU pointer; lock
  * paths, a test of a byte (below). */

@@ -114,6 +114,11 @@ struct rt_thread {
     uint8_t cond_counted; /* the condition wait is counted in its record's cond_waiters */
     uint8_t cond_retake;  /* its mutex is modelled as taken again when the wait ends: 2 always, 1 unless it failed */
     uintptr_t ann_cond_wait; /* the condition of a wait RTDD_COND_WAIT_BEGIN began and END has not ended */
+    /* The last signal or post recorded with no lock held (condwait.c): a
+     * repeat from the same call site need not be recorded again. */
+    const struct rt_lock *signal_seen;
+    uint64_t signal_seen_id;
+    uintptr_t signal_seen_pc;
     uintptr_t handle; /* the thread's pthread_t, which pthread_join names it by */
     /* RCU section state and the call-site cache (pc -> stack of its first
      * call): librtdd_rcu's record, which its inline code reads and fills. */
