@@ -406,7 +406,7 @@ static void save_latent(const struct lo_node *from, const struct lo_node *to, rt
                         rt_stack_id from_stack, int tid, const struct rt_threadset *threads)
 {
     uint64_t key = lo_cycle_key(&lo_latent_found) + edge_key(from, to);
-    if (lo_latent_len > MAX_CYCLE || latent_find(key))
+    if (latent_find(key))
         return;
     if (nlatent == LATENT_MAX) {
         latent_dropped++;

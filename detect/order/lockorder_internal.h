@@ -81,11 +81,21 @@ struct cycle_edge {
     struct rt_threadset threads;
     uint64_t from_key, to_key;
 };
-/* A path of the graph; a latent cycle also has its closing edge last. */
+/* A path of the graph; a latent cycle also has its closing edge last. A
+ * path longer than MAX_CYCLE edges keeps its first MAX_CYCLE - 1 and its
+ * last: `omitted` edges lie between e[MAX_CYCLE - 2] and e[MAX_CYCLE - 1]
+ * (reports say how many), and no cycle is dropped for its length. */
 struct cycle_copy {
-    unsigned n;
+    unsigned n;       /* edges kept in e[] */
+    unsigned omitted; /* edges of the path not kept */
     struct cycle_edge e[MAX_CYCLE + 1];
 };
+/* Where the omitted edges would be: before path edge e[i] (i = n - 1 for
+ * a path, n - 2 for a latent cycle whose closing edge is last). */
+static inline int lo_omitted_before(const struct cycle_copy *c, unsigned i, int latent)
+{
+    return c->omitted && i == c->n - 1 - (latent ? 1u : 0u);
+}
 
 /* The search for a path to -> ... -> from that, with the new edge
  * from -> to, closes a cycle that can deadlock (lockorder_search.c).

@@ -76,7 +76,7 @@ uint64_t lo_cycle_key(const struct cycle_copy *c)
     uint64_t key = 0;
     for (unsigned i = 0; i < c->n; i++)
         key += rt_hash64(c->e[i].from_key * 3 + c->e[i].to_key);
-    return key;
+    return key + c->omitted * 0x9e3779b97f4a7c15ull;
 }
 
 void lo_report_cycle(struct rt_thread *t, struct rt_lock *lock, unsigned flags, const struct rt_held *h,
@@ -91,11 +91,13 @@ void lo_report_cycle(struct rt_thread *t, struct rt_lock *lock, unsigned flags, 
     rt_lock_name(lock, addr, name_new, sizeof name_new);
     rt_lock_name(h->lock, h->addr, name_held, sizeof name_held);
     /* The cycle as one line: the new lock, then the existing chain back to the held one. */
-    char line[1024];
+    char line[4096];
     struct rt_buf b;
     rt_buf_init(&b, line, sizeof line);
     rt_buf_printf(&b, "cycle: %s -> %s", name_held, name_new);
     for (unsigned i = 0; i < c->n; i++) {
+        if (lo_omitted_before(c, i, 0))
+            rt_buf_printf(&b, " -> ... (%u more locks)", c->omitted);
         rt_lock_name(live(c->e[i].to_lock, c->e[i].to_id), c->e[i].to_addr, name, sizeof name);
         rt_buf_printf(&b, " -> %s", name);
     }
@@ -122,10 +124,15 @@ void lo_report_cycle(struct rt_thread *t, struct rt_lock *lock, unsigned flags, 
         rt_lock_name(live(c->e[i].from_lock, c->e[i].from_id), c->e[i].from_addr, from, sizeof from);
         rt_lock_name(live(c->e[i].to_lock, c->e[i].to_id), c->e[i].to_addr, to, sizeof to);
         rt_thread_comm(c->e[i].tid, who, sizeof who);
-        rt_report_stack(r, c->e[i].stack, "-> #%u (%s): taken while holding %s, by thread %d, at:", i + 1, to, from,
+        unsigned number = i + 1 + (lo_omitted_before(c, i, 0) ? c->omitted : 0);
+        rt_report_stack(r, c->e[i].stack, "-> #%u (%s): taken while holding %s, by thread %d, at:", number, to, from,
                         c->e[i].tid);
         if (c->e[i].from_stack)
             rt_report_stack(r, c->e[i].from_stack, "   where %s had been taken at:", from);
+        if (lo_omitted_before(c, i, 0))
+            rt_report_text(r, "-> #%u to #%u: %u more links of the chain, not listed (the cycle has %u locks; a "
+                              "report lists the first %u and the last)",
+                           i + 1, i + c->omitted, c->omitted, c->n + c->omitted + 1, MAX_CYCLE - 1);
     }
     rt_report_text(r, "%s", line);
     note_group(r, c);
@@ -143,8 +150,8 @@ void lo_report_cycle(struct rt_thread *t, struct rt_lock *lock, unsigned flags, 
     scenario(r, "  ", lock, (flags & RT_ACQ_READ) != 0, name_new);
     rt_report_text(r, " *** DEADLOCK ***");
     if (c->n > 1)
-        rt_report_text(r, "(thread 1 stands for the %u threads that took the chain %s -> ... -> %s)", c->n, name_new,
-                       parent);
+        rt_report_text(r, "(thread 1 stands for the %u threads that took the chain %s -> ... -> %s)", c->n + c->omitted,
+                       name_new, parent);
     rt_report_held_locks(r, t, comm);
     /* Each distinct cycle once per process, whichever edge closes it. */
     rt_report_key(r, key);
@@ -168,7 +175,8 @@ static void name_threads(struct rt_buf *b, const struct rt_threadset *s, int fir
 void lo_report_latent(const struct cycle_copy *c, unsigned more_not_kept)
 {
     const struct cycle_edge *closing = &c->e[c->n - 1];
-    char name[160], from[160], to[160], who[128], line[1024];
+    const unsigned total = c->n + c->omitted; /* edges, the closing one included */
+    char name[160], from[160], to[160], who[128], line[4096];
     struct rt_buf b;
     /* Threads named by the edges: the fewest a deadlock would need beyond them. */
     int distinct[(MAX_CYCLE + 1) * RT_EDGE_THREADS];
@@ -185,20 +193,23 @@ void lo_report_latent(const struct cycle_copy *c, unsigned more_not_kept)
     if (!r)
         return;
     rt_report_headline(r, "INFO: latent circular locking dependency: %u threads would have to run these paths at once",
-                       c->n);
+                       total);
     /* As lock-order-inversion's: the held lock, the new one, the chain back. */
     rt_buf_init(&b, line, sizeof line);
     rt_lock_name(live(closing->from_lock, closing->from_id), closing->from_addr, name, sizeof name);
     rt_buf_printf(&b, "cycle: %s", name);
     for (unsigned k = 0; k < c->n; k++) {
-        const struct cycle_edge *e = &c->e[k == 0 ? c->n - 1 : k - 1];
+        unsigned i = k == 0 ? c->n - 1 : k - 1;
+        const struct cycle_edge *e = &c->e[i];
+        if (k > 0 && lo_omitted_before(c, i, 1))
+            rt_buf_printf(&b, " -> ... (%u more locks)", c->omitted);
         rt_lock_name(live(e->to_lock, e->to_id), e->to_addr, name, sizeof name);
         rt_buf_printf(&b, " -> %s", name);
     }
     rt_report_text(r, "%s", line);
     /* Threads enough, but one had ended before the closer's edge: a join. */
     int ended = 0, closer = 0;
-    for (unsigned i = 0; ndistinct >= c->n && !ended && i + 1 < c->n; i++)
+    for (unsigned i = 0; ndistinct >= total && !ended && i + 1 < c->n; i++)
         for (unsigned k = 0; !ended && k < c->e[i].threads.n; k++)
             for (unsigned m = 0; !ended && m < closing->threads.n; m++)
                 if (rt_thread_ended_before(c->e[i].threads.tid[k], closing->threads.tid[m])) {
@@ -211,13 +222,14 @@ void lo_report_latent(const struct cycle_copy *c, unsigned more_not_kept)
                           "joined it (pthread_join orders the joined thread's whole life before what the joiner does "
                           "next). No interleaving of this run's threads can deadlock here. It deadlocks only if a "
                           "thread still running makes %d's edges while another makes the closing one.",
-                       ndistinct, c->n, ended, closer, closer, ended);
+                       ndistinct, total, ended, closer, closer, ended);
     else
         rt_report_text(r, "These locks were taken in orders that close a cycle, but a deadlock needs %u threads at once, each holding one "
-                          "lock of the cycle, and only %u distinct thread%s made its %u edges: no interleaving of this "
+                          "lock of the cycle, and only %u distinct thread%s made its %u edges%s: no interleaving of this "
                           "run's threads can deadlock here. It deadlocks only if more threads run these paths at once "
                           "(the same code on two threads, say).",
-                       c->n, ndistinct, ndistinct == 1 ? "" : "s", c->n);
+                       total, ndistinct, ndistinct == 1 ? "" : "s", total,
+                       c->omitted ? " (counted over the edges listed below)" : "");
     rt_report_text(r, "The edges of the cycle, the last one learned first:");
     for (unsigned k = 0; k < c->n; k++) {
         unsigned i = k == 0 ? c->n - 1 : k - 1; /* the closing edge, then the chain in order */
@@ -226,6 +238,10 @@ void lo_report_latent(const struct cycle_copy *c, unsigned more_not_kept)
         rt_lock_name(live(e->to_lock, e->to_id), e->to_addr, to, sizeof to);
         rt_buf_init(&b, who, sizeof who);
         name_threads(&b, &e->threads, e->tid);
+        if (k > 0 && lo_omitted_before(c, i, 1))
+            rt_report_text(r, "-> ... %u more edges of the cycle, not listed (it has %u locks; a report lists the "
+                              "first %u, the last and the closing one)",
+                           c->omitted, total, MAX_CYCLE - 1);
         rt_report_stack(r, e->stack, "-> %s taken while holding %s, %s, at:", to, from, who);
         if (e->from_stack)
             rt_report_stack(r, e->from_stack, "   where %s had been taken at:", from);

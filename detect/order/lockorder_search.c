@@ -128,8 +128,12 @@ unsigned lo_find_cycle(struct lo_node *from, struct lo_node *to, int new_src_rea
 void lo_copy_cycle(struct cycle_copy *c, unsigned len)
 {
     c->n = len < MAX_CYCLE ? len : MAX_CYCLE;
+    c->omitted = len - c->n;
     for (unsigned i = 0; i < c->n; i++) {
-        struct lo_edge *e = search_stack[i + 1].via;
+        /* Past MAX_CYCLE edges: the first ones, and the last (the edge
+         * into the held lock, which the report's scenario names). */
+        unsigned from = c->omitted && i == c->n - 1 ? len - 1 : i;
+        struct lo_edge *e = search_stack[from + 1].via;
         c->e[i].from_addr = e->from->addr;
         c->e[i].to_addr = e->to->addr;
         c->e[i].from_lock = e->from->lock;
