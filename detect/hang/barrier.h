@@ -3,7 +3,7 @@
  * wakers, as a condition's signallers are: condwait.h). */
 #ifndef RTDD_BARRIER_H
 #define RTDD_BARRIER_H
-#include "locks/thread.h"
+#include "locks/locks.h"
 #include <stdint.h>
 
 /* What the object's own bytes say (the preload layer reads them): a

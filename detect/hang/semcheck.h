@@ -3,7 +3,7 @@
  * (condwait.h); this is what judges single semaphore calls. */
 #ifndef RTDD_SEMCHECK_H
 #define RTDD_SEMCHECK_H
-#include "locks/thread.h"
+#include "locks/locks.h"
 #include <stdint.h>
 
 /* What the object's own bytes say (the preload layer reads them): a

@@ -3,8 +3,7 @@
  * more from a pool as it grows. */
 #ifndef RTDD_REPORT_ITEMS_H
 #define RTDD_REPORT_ITEMS_H
-#include "core/rt_fmt.h"
-#include "core/stackdepot.h"
+#include "core/core.h"
 #include <stdarg.h>
 
 #define RT_CHUNK_ITEMS 64

@@ -4,7 +4,7 @@
  * another in the log: the write lock is held from the first to the last. */
 #ifndef RTDD_REPORT_SINK_H
 #define RTDD_REPORT_SINK_H
-#include "core/rt_fmt.h"
+#include "core/core.h"
 #include <stddef.h>
 
 /* Room kept free before a line or frame is rendered: more than the longest
