@@ -53,7 +53,14 @@ static void dump_thread(struct rt_thread *t, void *arg)
         else
             rt_report_stack(r, t->wait_stack, "%s/%d waits for %s, at:", comm, t->tid, desc);
     } else if (__atomic_load_n(&t->joining, __ATOMIC_ACQUIRE)) {
-        rt_report_stack(r, t->wait_stack, "%s/%d waits in pthread_join, at:", comm, t->tid);
+        int jtid = __atomic_load_n(&t->joining_tid, __ATOMIC_ACQUIRE);
+        char jcomm[32];
+        if (jtid) {
+            rt_thread_comm(jtid, jcomm, sizeof jcomm);
+            rt_report_stack(r, t->wait_stack, "%s/%d waits in pthread_join for %s/%d, at:", comm, t->tid, jcomm, jtid);
+        } else {
+            rt_report_stack(r, t->wait_stack, "%s/%d waits in pthread_join, at:", comm, t->tid);
+        }
     } else if (ev) {
         rt_lock_describe(ev, __atomic_load_n(&ev->addr, __ATOMIC_RELAXED), desc, sizeof desc);
         rt_report_stack(r, t->wait_stack, "%s/%d %s %s %s, at:", comm, t->tid,

@@ -79,6 +79,9 @@ if [ -n "$prog" ]; then
     # A waiter's stack is the SUMMARY's.
     grep -q '^SUMMARY: rtdd: lock-dump dump_target.c:[0-9]* in waiter$' "$work/w.log" ||
         { complain "the dump's SUMMARY does not name the waiter"; grep SUMMARY "$work/w.log"; }
+    # main joins the holder: the dump names whom it joins.
+    grep -q '/[0-9]* waits in pthread_join for dump_target/[0-9]*, at:$' "$work/w.log" ||
+        { complain "the dump does not name the thread main joins"; grep pthread_join "$work/w.log"; }
 
     # Stopped: said at once, with every thread's state; answered once continued.
     kill -STOP "$prog"
