@@ -115,8 +115,14 @@ fi
 
 # A program with a private /tmp (PrivateTmp=, unshare -m): asked in its own.
 if [ "$(id -u)" = 0 ] && unshare -m --propagation private true 2>/dev/null; then
+    # The program runs from a copy outside /tmp: a checkout under /tmp would
+    # be hidden by the private one.
+    ns_root=$(mktemp -d /var/tmp/rtdd-dump-ns.XXXXXX)
+    mkdir -p "$ns_root/bin" "$ns_root/lib"
+    cp "$rtdd" "$target" "$ns_root/bin/" && cp "$(dirname "$rtdd")"/../lib/*.so "$ns_root/lib/"
     start ns idle unshare -m --propagation private sh -c \
-        'mount -t tmpfs rtdd-private-tmp /tmp && exec "$0" run --log-path=stderr -- "$1" idle' "$rtdd" "$target"
+        'mount -t tmpfs rtdd-private-tmp /tmp && exec "$0" run --log-path=stderr -- "$1" idle' \
+        "$ns_root/bin/$(basename "$rtdd")" "$ns_root/bin/$(basename "$target")"
     if [ -n "$prog" ]; then
         "$rtdd" dump "$prog" >"$work/out" 2>&1; st=$?
         [ $st = 0 ] && grep -q "^pid $prog: lock dump of [0-9]* threads\? written to its stderr" "$work/out" ||
@@ -124,6 +130,7 @@ if [ "$(id -u)" = 0 ] && unshare -m --propagation private true 2>/dev/null; then
         finish ns
         grep -q '^INFO: lock dump of process' "$work/ns.err" || { complain "private /tmp: no dump in its log"; show "$work/ns.err"; }
     fi
+    rm -rf "$ns_root"
 else
     echo "note: not root (or no unshare): the private /tmp case is not run"
 fi
