@@ -8,6 +8,7 @@
  * mutex and return, is not blocked (compiler-rt's cond_destruction). So
  * each record counts its waiters and, of them, those not yet released: a
  * signal releases one, a broadcast all that are counted then. */
+#include "condsignal.h"
 #include "engine.h"
 #include "invalid.h"
 #include "lockdesc.h"
@@ -151,6 +152,7 @@ void rt_on_cond_wait_begin(struct rt_thread *t, uintptr_t cond, uintptr_t mutex,
         }
     }
     if (c && h) {
+        rt_cond_note_waiter(t, c, h, pc);
         /* The first waiter names the mutex; a waiter that finds none named
          * yet (the first is between its count and its store) names it. */
         uintptr_t expected = 0;

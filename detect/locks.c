@@ -170,6 +170,16 @@ struct rt_lock *rt_lock_find(uintptr_t addr)
     return rt_locktab_find(addr);
 }
 
+/* Caches l in slot; an evicted lock's address goes to the victims' ring. */
+static void cache_fill(struct rt_thread *t, unsigned slot, struct rt_lock *l)
+{
+    struct rt_lock *old = t->lock_cache[slot].lock;
+    if (old && old != l)
+        t->cache_victims[t->cache_victim_next++ % RT_CACHE_VICTIMS] = __atomic_load_n(&old->addr, __ATOMIC_RELAXED);
+    t->lock_cache[slot].lock = l;
+    t->lock_cache[slot].id = __atomic_load_n(&l->id, __ATOMIC_RELAXED);
+}
+
 struct rt_lock *rt_lock_lookup_slow(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type, uintptr_t pc)
 {
     unsigned slot = (unsigned)(addr >> 3) & (RT_LOCK_CACHE - 1);
@@ -188,8 +198,7 @@ struct rt_lock *rt_lock_lookup_slow(struct rt_thread *t, uintptr_t addr, enum rt
             l->class_key = pc;
         l->history_known = 1;
     }
-    t->lock_cache[slot].lock = l;
-    t->lock_cache[slot].id = __atomic_load_n(&l->id, __ATOMIC_RELAXED);
+    cache_fill(t, slot, l);
     return l;
 }
 
@@ -350,9 +359,7 @@ void rt_on_lock_init(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type
     if (!rt_lock_type_is_event(type) && rt_opt.lock_classes == RT_CLASSES_AUTO && rt_opt.detect_deadlocks)
         l->group = rt_lockgroup_get(pc, type);
     /* A lock is often taken right after it is made. */
-    unsigned slot = (unsigned)(addr >> 3) & (RT_LOCK_CACHE - 1);
-    t->lock_cache[slot].lock = l;
-    t->lock_cache[slot].id = __atomic_load_n(&l->id, __ATOMIC_RELAXED);
+    cache_fill(t, (unsigned)(addr >> 3) & (RT_LOCK_CACHE - 1), l);
 }
 
 void rt_on_lock_destroy(struct rt_thread *t, uintptr_t addr, uintptr_t pc)

@@ -12,6 +12,7 @@
 
 #define RT_HELD_INLINE 32
 #define RT_LOCK_CACHE 64
+#define RT_CACHE_VICTIMS 4
 #define RT_SITE_CACHE RTDD_RCU_REC_SITES
 
 enum rt_hold_mode { RT_HOLD_WRITE = 0, RT_HOLD_READ = 1 };
@@ -118,6 +119,10 @@ struct rt_thread {
     uint8_t rcu_gated; /* the section is on the held stack: the record is withheld */
     struct rt_held held_inline[RT_HELD_INLINE];
     struct { struct rt_lock *lock; uint64_t id; } lock_cache[RT_LOCK_CACHE];
+    /* Addresses of the locks the cache evicted last (a ring): with the
+     * cache, the locks the thread used lately (condsignal.c). */
+    uintptr_t cache_victims[RT_CACHE_VICTIMS];
+    unsigned cache_victim_next;
     struct rcu_list_head link;      /* registry of live threads (RCU list) */
     struct rcu_head reclaim;        /* back to the pool after a grace period */
     struct rt_held_retired *retired; /* outgrown held arrays, freed with the record */

@@ -1,6 +1,7 @@
 /* Condition variables and C11 threads. glibc re-takes the mutex inside
  * pthread_cond_wait, and mtx_* call the mutex code directly: neither
  * passes through the pthread_mutex_* wrappers, so both are modelled here. */
+#include "condsignal.h"
 #include "lockwrap.h"
 #include <threads.h>
 
@@ -25,6 +26,7 @@ static int cond_shared(const void *c)
 }
 
 #define COND_BODY(cond, mutex, timed, real_call, how_of)                        \
+    RTI_FAIL_MARK();                                                            \
     uintptr_t pc = RTI_CALLER();                                                \
     struct rt_thread *t = rti_enter();                                          \
     if (unlikely(!t))                                                           \
@@ -52,18 +54,21 @@ static int cond_shared(const void *c)
 
 RTI_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 {
-    COND_BODY(c, m, 0, rti_real.cond_wait(c, m), PTHREAD_WAIT_HOW);
+    COND_BODY(c, m, 0, RTI_CHECKED("pthread_cond_wait", c, 0, rti_real.cond_wait(c, m)), PTHREAD_WAIT_HOW);
 }
 
 RTI_EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *abstime)
 {
-    COND_BODY(c, m, 1, rti_real.cond_timedwait(c, m, abstime), PTHREAD_WAIT_HOW);
+    COND_BODY(c, m, 1, RTI_CHECKED("pthread_cond_timedwait", c, RT_CALL_TIMED, rti_real.cond_timedwait(c, m, abstime)),
+              PTHREAD_WAIT_HOW);
 }
 
 RTI_EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clock,
                                       const struct timespec *abstime)
 {
-    COND_BODY(c, m, 1, rti_real.cond_clockwait(c, m, clock, abstime), PTHREAD_WAIT_HOW);
+    COND_BODY(c, m, 1,
+              RTI_CHECKED("pthread_cond_clockwait", c, RT_CALL_TIMED, rti_real.cond_clockwait(c, m, clock, abstime)),
+              PTHREAD_WAIT_HOW);
 }
 
 /* Signals and broadcasts: who wakes the condition's waiters, and with
@@ -71,10 +76,12 @@ RTI_EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clo
 /* A condvar's signal or broadcast, and then the waiters it released
  * (counted after the call: a waiter it woke was counted before). */
 #define COND_SIGNAL_BODY(c, all, real_call)                                     \
+    RTI_FAIL_MARK();                                                            \
     uintptr_t pc = RTI_CALLER();                                                \
     struct rt_thread *t = rti_enter();                                          \
     if (unlikely(!t))                                                           \
         return rti_resolved() ? (real_call) : 0;                                \
+    rt_on_cond_signal(t, (uintptr_t)(c), pc); /* before its lookups fill the cache */ \
     rt_on_event_signal(t, (uintptr_t)(c), RT_LOCK_COND, pc);                    \
     rti_leave();                                                                \
     int r = (real_call);                                                        \
@@ -85,12 +92,12 @@ RTI_EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clo
 
 RTI_EXPORT int pthread_cond_signal(pthread_cond_t *c)
 {
-    COND_SIGNAL_BODY(c, 0, rti_real.cond_signal(c));
+    COND_SIGNAL_BODY(c, 0, RTI_CHECKED("pthread_cond_signal", c, 0, rti_real.cond_signal(c)));
 }
 
 RTI_EXPORT int pthread_cond_broadcast(pthread_cond_t *c)
 {
-    COND_SIGNAL_BODY(c, 1, rti_real.cond_broadcast(c));
+    COND_SIGNAL_BODY(c, 1, RTI_CHECKED("pthread_cond_broadcast", c, 0, rti_real.cond_broadcast(c)));
 }
 
 /* glibc's cnd_signal calls its pthread code directly, not the symbols above. */
@@ -108,15 +115,20 @@ RTI_EXPORT int pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *at
 {
     if (unlikely(!rti_resolved()))
         return 0;
-    return rti_after_init(rti_real.cond_init(c, attr), (uintptr_t)c, RT_LOCK_COND, RTI_CALLER());
+    RTI_FAIL_MARK();
+    uintptr_t pc = RTI_CALLER();
+    return rti_after_init(RTI_CHECKED("pthread_cond_init", c, 0, rti_real.cond_init(c, attr)), (uintptr_t)c,
+                          RT_LOCK_COND, pc);
 }
 
 RTI_EXPORT int pthread_cond_destroy(pthread_cond_t *c)
 {
     if (unlikely(!rti_resolved()))
         return 0;
-    rti_before_destroy((uintptr_t)c, RTI_CALLER());
-    return rti_real.cond_destroy(c);
+    RTI_FAIL_MARK();
+    uintptr_t pc = RTI_CALLER();
+    rti_before_destroy((uintptr_t)c, pc);
+    return RTI_CHECKED("pthread_cond_destroy", c, 0, rti_real.cond_destroy(c));
 }
 
 RTI_EXPORT int cnd_wait(cnd_t *c, mtx_t *m)

@@ -20,6 +20,7 @@ static void sem_wait_done(void *arg)
 
 /* A cancelled sem_wait (a cancellation point) is no longer a wait. */
 #define SEM_WAIT_BODY(s, timed, real_call)                                      \
+    RTI_FAIL_MARK();                                                            \
     uintptr_t pc = RTI_CALLER();                                                \
     struct rt_thread *t = rti_enter();                                          \
     if (unlikely(!t))                                                           \
@@ -37,28 +38,31 @@ static void sem_wait_done(void *arg)
 
 RTI_EXPORT int sem_wait(sem_t *s)
 {
-    SEM_WAIT_BODY(s, 0, rti_real.sem_wait(s));
+    SEM_WAIT_BODY(s, 0, RTI_CHECKED_ERRNO("sem_wait", s, RT_CALL_SIGNALS, rti_real.sem_wait(s)));
 }
 
 RTI_EXPORT int sem_timedwait(sem_t *restrict s, const struct timespec *restrict abstime)
 {
-    SEM_WAIT_BODY(s, 1, rti_real.sem_timedwait(s, abstime));
+    SEM_WAIT_BODY(s, 1, RTI_CHECKED_ERRNO("sem_timedwait", s, RT_CALL_SIGNALS | RT_CALL_TIMED,
+                                          rti_real.sem_timedwait(s, abstime)));
 }
 
 RTI_EXPORT int sem_clockwait(sem_t *restrict s, clockid_t clock, const struct timespec *restrict abstime)
 {
-    SEM_WAIT_BODY(s, 1, rti_real.sem_clockwait(s, clock, abstime));
+    SEM_WAIT_BODY(s, 1, RTI_CHECKED_ERRNO("sem_clockwait", s, RT_CALL_SIGNALS | RT_CALL_TIMED,
+                                          rti_real.sem_clockwait(s, clock, abstime)));
 }
 
 RTI_EXPORT int sem_post(sem_t *s)
 {
+    RTI_FAIL_MARK();
     uintptr_t pc = RTI_CALLER();
     struct rt_thread *t = rti_enter();
     if (unlikely(!t))
         return rti_resolved() ? rti_real.sem_post(s) : 0;
     rt_on_event_signal(t, (uintptr_t)s, RT_LOCK_SEM, pc);
     rti_leave();
-    return rti_real.sem_post(s);
+    return RTI_CHECKED_ERRNO("sem_post", s, 0, rti_real.sem_post(s));
 }
 
 /* A semaphore made where another object lived is a new object: the old
@@ -67,18 +71,23 @@ RTI_EXPORT int sem_init(sem_t *s, int pshared, unsigned value)
 {
     if (unlikely(!rti_resolved()))
         return 0;
+    RTI_FAIL_MARK();
+    uintptr_t pc = RTI_CALLER();
     struct rt_thread *t;
     if (rt_filter_test(rt_line_filter, (uintptr_t)s >> RT_LINE_SHIFT) && (t = rti_enter()) != NULL) {
-        rt_on_lock_reinit(t, (uintptr_t)s, RTI_CALLER());
+        rt_on_lock_reinit(t, (uintptr_t)s, pc);
         rti_leave();
     }
-    return rti_after_init(rti_real.sem_init(s, pshared, value), (uintptr_t)s, RT_LOCK_SEM, RTI_CALLER());
+    return rti_after_init(RTI_CHECKED_ERRNO("sem_init", s, 0, rti_real.sem_init(s, pshared, value)), (uintptr_t)s,
+                          RT_LOCK_SEM, pc);
 }
 
 RTI_EXPORT int sem_destroy(sem_t *s)
 {
     if (unlikely(!rti_resolved()))
         return 0;
-    rti_before_destroy((uintptr_t)s, RTI_CALLER());
-    return rti_real.sem_destroy(s);
+    RTI_FAIL_MARK();
+    uintptr_t pc = RTI_CALLER();
+    rti_before_destroy((uintptr_t)s, pc);
+    return RTI_CHECKED_ERRNO("sem_destroy", s, 0, rti_real.sem_destroy(s));
 }
