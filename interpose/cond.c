@@ -25,7 +25,10 @@ static int cond_shared(const void *c)
     return (__atomic_load_n(&((const pthread_cond_t *)c)->__data.__wrefs, __ATOMIC_RELAXED) & 1) != 0;
 }
 
-#define COND_BODY(cond, mutex, timed, real_call, how_of)                        \
+/* check: r is an error number, its failure reported after the wait's
+ * bookkeeping (failed-call, lockwrap.h), under the name call; C11's
+ * thrd_error says nothing more. */
+#define COND_BODY(cond, mutex, timed, real_call, how_of, check, call, flags)    \
     RTI_FAIL_MARK();                                                            \
     uintptr_t pc = RTI_CALLER();                                                \
     struct rt_thread *t = rti_enter();                                          \
@@ -43,6 +46,8 @@ static int cond_shared(const void *c)
     rti_guard++;                                                                \
     rt_on_cond_wait_end(t, (uintptr_t)(cond), (uintptr_t)(mutex), how_of(r), pc); \
     rti_guard--;                                                                \
+    if ((check) && unlikely(r != 0) && !rt_call_failure_normal(r, (flags)))     \
+        rti_call_failed((call), (uintptr_t)(cond), r, rti_mark, pc);            \
     return r
 
 /* How the wait ended (engine.h): an error other than a timeout (or a
@@ -54,21 +59,20 @@ static int cond_shared(const void *c)
 
 RTI_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 {
-    COND_BODY(c, m, 0, RTI_CHECKED("pthread_cond_wait", c, 0, rti_real.cond_wait(c, m)), PTHREAD_WAIT_HOW);
+    COND_BODY(c, m, 0, rti_real.cond_wait(c, m), PTHREAD_WAIT_HOW, 1, "pthread_cond_wait", 0);
 }
 
 RTI_EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *abstime)
 {
-    COND_BODY(c, m, 1, RTI_CHECKED("pthread_cond_timedwait", c, RT_CALL_TIMED, rti_real.cond_timedwait(c, m, abstime)),
-              PTHREAD_WAIT_HOW);
+    COND_BODY(c, m, 1, rti_real.cond_timedwait(c, m, abstime), PTHREAD_WAIT_HOW, 1, "pthread_cond_timedwait",
+              RT_CALL_TIMED);
 }
 
 RTI_EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clock,
                                       const struct timespec *abstime)
 {
-    COND_BODY(c, m, 1,
-              RTI_CHECKED("pthread_cond_clockwait", c, RT_CALL_TIMED, rti_real.cond_clockwait(c, m, clock, abstime)),
-              PTHREAD_WAIT_HOW);
+    COND_BODY(c, m, 1, rti_real.cond_clockwait(c, m, clock, abstime), PTHREAD_WAIT_HOW, 1, "pthread_cond_clockwait",
+              RT_CALL_TIMED);
 }
 
 /* Signals and broadcasts: who wakes the condition's waiters, and with
@@ -133,12 +137,12 @@ RTI_EXPORT int pthread_cond_destroy(pthread_cond_t *c)
 
 RTI_EXPORT int cnd_wait(cnd_t *c, mtx_t *m)
 {
-    COND_BODY(c, m, 0, rti_real.cnd_wait(c, m), C11_WAIT_HOW);
+    COND_BODY(c, m, 0, rti_real.cnd_wait(c, m), C11_WAIT_HOW, 0, "cnd_wait", 0);
 }
 
 RTI_EXPORT int cnd_timedwait(cnd_t *restrict c, mtx_t *restrict m, const struct timespec *restrict ts)
 {
-    COND_BODY(c, m, 1, rti_real.cnd_timedwait(c, m, ts), C11_WAIT_HOW);
+    COND_BODY(c, m, 1, rti_real.cnd_timedwait(c, m, ts), C11_WAIT_HOW, 0, "cnd_timedwait", 0);
 }
 
 /* mtx_t is glibc's pthread_mutex_t underneath. */
