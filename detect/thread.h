@@ -119,13 +119,14 @@ struct rt_thread {
     uint8_t rcu_gated; /* the section is on the held stack: the record is withheld */
     struct rt_held held_inline[RT_HELD_INLINE];
     struct { struct rt_lock *lock; uint64_t id; } lock_cache[RT_LOCK_CACHE];
-    /* Addresses of the locks the cache evicted last (a ring): with the
-     * cache, the locks the thread used lately (condsignal.c). */
-    uintptr_t cache_victims[RT_CACHE_VICTIMS];
-    unsigned cache_victim_next;
     struct rcu_list_head link;      /* registry of live threads (RCU list) */
     struct rcu_head reclaim;        /* back to the pool after a grace period */
     struct rt_held_retired *retired; /* outgrown held arrays, freed with the record */
+    /* Addresses of the locks the lock cache evicted last (a ring): with the
+     * cache, the locks the thread used lately (condsignal.c). Last: the
+     * fields above keep their offsets. */
+    uintptr_t cache_victims[RT_CACHE_VICTIMS];
+    unsigned cache_victim_next;
 };
 
 /* The CPU the thread runs on (-1: unknown), from its CPU word (t->rcu.cpu_id,
