@@ -39,7 +39,7 @@ INST_RCU_SO  := $(INST_STAGE)/librtdd_rcu.so.$(VERSION)
 # (tools/run.c: RTDD_LIBDIR), whatever PREFIX the build tree was made with:
 # run.c is compiled again for the install, in the prefix's stage directory.
 INST_RUN_OBJ := $(INST_STAGE)/run.o
-$(INST_RUN_OBJ): tools/run.c $(wildcard tools/*.h detect/*.h detect/*.def)
+$(INST_RUN_OBJ): tools/run.c $(wildcard tools/*.h detect/*/*.h detect/*/*.def)
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(CFLAGS_BASE) -Itools -DRTDD_LIBDIR=\"$(RTLIBDIR)\" -c $< -o $@
 $(INST_STAGE)/rtdd: $(INST_RUN_OBJ) $(filter-out $(BUILD)/tools/tools/run.o,$(TOOL_OBJS)) $(RCU_LIB_A)
@@ -56,7 +56,7 @@ $(INST_STAGE)/rtdd-rcu.pc: rtdd-rcu.pc.in
 	     -e 's|@VERSION@|$(VERSION)|' $< >$@
 
 # Man pages: the option and kind lists are generated from the .def files.
-$(INST_STAGE)/man/%: docs/man/% docs/man/gen.sh detect/options.def detect/kinds.def
+$(INST_STAGE)/man/%: docs/man/% docs/man/gen.sh detect/core/options.def detect/report/kinds.def
 	@mkdir -p $(dir $@)
 	@docs/man/gen.sh $< $@ $(VERSION)
 

@@ -1,5 +1,5 @@
 # The engine (detect/) and the preload runtime (interpose/) -> librtdd.so.
-DETECT_SRCS := $(wildcard detect/*.c)
+DETECT_SRCS := $(wildcard detect/*/*.c)
 INTERPOSE_SRCS := $(wildcard interpose/*.c)
 # RT_LIBS (libunwind, libdw) comes from $(BUILD)/config.mk, written after the deps step.
 
@@ -12,16 +12,16 @@ RT_LDFLAGS := -shared -flto=auto -O2 -Wl,-z,now,-z,relro -Wl,--no-undefined
 DETECT_OBJS := $(patsubst %.c,$(BUILD)/rt/%.o,$(DETECT_SRCS))
 INTERPOSE_OBJS := $(patsubst %.c,$(BUILD)/rt/%.o,$(INTERPOSE_SRCS))
 
-$(BUILD)/rt/%.o: %.c $(wildcard detect/*.h detect/*.def interpose/*.h include/rtdd/*.h)
+$(BUILD)/rt/%.o: %.c $(wildcard detect/*/*.h detect/*/*.def interpose/*.h include/rtdd/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(RT_CFLAGS) -c $< -o $@
 
 # librtdd.so exports the read side's out-of-line entry points for the
 # program's librtdd_rcu (interpose/rcu_hooks.c): the private copy has them
 # renamed (rcu_private_read.syms), and its one user calls the renamed ones
-# (detect/rcu_private_read.h), so the runtime's own read sections never
+# (detect/locks/rcu_private_read.h), so the runtime's own read sections never
 # reach the program's.
-$(BUILD)/rt/detect/thread.o: RT_CFLAGS += -DRT_PRIVATE_RCU
+$(BUILD)/rt/detect/locks/thread.o: RT_CFLAGS += -DRT_PRIVATE_RCU
 
 # The runtime's private librtdd_rcu (its thread registry is an RCU list):
 # built like the runtime (hidden symbols, initial-exec TLS: no
@@ -62,7 +62,7 @@ $(BUILD)/lib/librtdd.so: $(DETECT_OBJS) $(INTERPOSE_OBJS) $(RT_RCU_LIB) interpos
 	 rm -f $@.exports; mv -f $@.tmp $@
 
 # The engine alone, for unit tests (optionally sanitized) and the CLI.
-$(BUILD)/unit-san$(SANITIZE)/detect/%.o: detect/%.c $(wildcard detect/*.h detect/*.def include/rtdd/*.h)
+$(BUILD)/unit-san$(SANITIZE)/detect/%.o: detect/%.c $(wildcard detect/*/*.h detect/*/*.def include/rtdd/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(UNIT_CFLAGS) -c $< -o $@
 DETECT_UNIT_OBJS := $(patsubst %.c,$(BUILD)/unit-san$(SANITIZE)/%.o,$(DETECT_SRCS))
@@ -70,11 +70,11 @@ DETECT_UNIT_OBJS := $(patsubst %.c,$(BUILD)/unit-san$(SANITIZE)/%.o,$(DETECT_SRC
 all: $(BUILD)/lib/librtdd.so
 
 # Unit tests of the engine: one binary, a suite per detect/ module.
-DETECT_TEST_SRCS := $(wildcard tests/unit/detect_*.c)
+DETECT_TEST_SRCS := $(wildcard tests/unit/detect/*.c tests/unit/detect/*/*.c)
 DETECT_TEST_BIN := $(BUILD)/unit-san$(SANITIZE)/test_detect
 # The engine's thread registry runs on librtdd_rcu: the unit-flag build of it.
 DETECT_TEST_RCU := $(BUILD)/rcu/unit-san$(SANITIZE)/librtdd_rcu.a
-$(DETECT_TEST_BIN): $(DETECT_TEST_SRCS) $(DETECT_UNIT_OBJS) $(DETECT_TEST_RCU) tests/unit/check_main.h tests/unit/detect_suites.h
+$(DETECT_TEST_BIN): $(DETECT_TEST_SRCS) $(DETECT_UNIT_OBJS) $(DETECT_TEST_RCU) tests/unit/check_main.h tests/unit/detect/suites.h
 	@echo "  LD $@"; $(CC) $(UNIT_CFLAGS) -Itests/unit -o $@ $(DETECT_TEST_SRCS) $(DETECT_UNIT_OBJS) \
 	    $(DETECT_TEST_RCU) $(UNIT_LDFLAGS) $(CHECK_LIBS) $(RT_LIBS)
 

@@ -135,3 +135,73 @@ RTI_EXPORT void rtdd_annotate_cond_signal(void *cond)
         rti_leave();
     }
 }
+
+/* The dynamic annotations of code annotated for ThreadSanitizer or
+ * Helgrind (Chromium's and Abseil's dynamic_annotations, compiler-rt's
+ * tests): plain functions such code calls, often defined weak or in a
+ * shared library, so these definitions take their place under LD_PRELOAD
+ * and the locks they describe join the lock-order graph and the misuse
+ * checks with no rebuild. Called after the lock is taken and before it is
+ * released, as TSan expects; the two claims no real lock allows are
+ * checked (detect/annotated.c). */
+RTI_EXPORT void AnnotateRWLockCreate(const char *file, int line, const volatile void *lock)
+{
+    (void)file, (void)line;
+    struct rt_thread *t = rti_enter();
+    if (t) {
+        rt_on_lock_init(t, (uintptr_t)lock, RT_LOCK_USER_RW, RTI_CALLER());
+        rti_leave();
+    }
+}
+
+RTI_EXPORT void AnnotateRWLockCreateStatic(const char *file, int line, const volatile void *lock)
+{
+    (void)file, (void)line;
+    struct rt_thread *t = rti_enter();
+    if (t) {
+        rt_on_lock_init(t, (uintptr_t)lock, RT_LOCK_USER_RW, RTI_CALLER());
+        rti_leave();
+    }
+}
+
+RTI_EXPORT void AnnotateRWLockDestroy(const char *file, int line, const volatile void *lock)
+{
+    (void)file, (void)line;
+    struct rt_thread *t = rti_enter();
+    if (t) {
+        rt_on_lock_destroy(t, (uintptr_t)lock, RTI_CALLER());
+        rti_leave();
+    }
+}
+
+RTI_EXPORT void AnnotateRWLockAcquired(const char *file, int line, const volatile void *lock, long is_w)
+{
+    (void)file, (void)line;
+    uintptr_t pc = RTI_CALLER(), addr = (uintptr_t)lock;
+    struct rt_thread *t = rti_enter();
+    if (!t)
+        return;
+    unsigned flags = is_w ? 0 : RT_ACQ_READ;
+    struct rt_lock *l = rt_lock_lookup(t, addr, RT_LOCK_USER_RW, pc);
+    if (l) {
+        rt_annotated_acquire_check(t, l, addr, !is_w);
+        uint64_t chain = rt_on_lock_pre(t, l, flags, pc);
+        rt_on_lock_acquired(t, l, flags, chain, pc);
+    }
+    rti_leave();
+}
+
+RTI_EXPORT void AnnotateRWLockReleased(const char *file, int line, const volatile void *lock, long is_w)
+{
+    (void)file, (void)line;
+    uintptr_t pc = RTI_CALLER(), addr = (uintptr_t)lock;
+    struct rt_thread *t = rti_enter();
+    if (!t)
+        return;
+    /* A release of a lock never announced is judged with a record of it
+     * (bad-unlock: nobody holds it), not as unknown memory. */
+    rt_lock_lookup(t, addr, RT_LOCK_USER_RW, pc);
+    rt_annotated_release_check(t, addr, !is_w);
+    rt_on_lock_release(t, addr, pc);
+    rti_leave();
+}

@@ -1,7 +1,7 @@
 /* Resolving the real functions, and the arena that serves allocations made
  * while that is under way (older glibc's dlsym allocates). */
 #include "interpose.h"
-#include "freegate.h"
+#include "locks/locks.h"
 #include <dlfcn.h>
 #include <string.h>
 

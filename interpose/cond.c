@@ -1,7 +1,6 @@
 /* Condition variables and C11 threads. glibc re-takes the mutex inside
  * pthread_cond_wait, and mtx_* call the mutex code directly: neither
  * passes through the pthread_mutex_* wrappers, so both are modelled here. */
-#include "condsignal.h"
 #include "lockwrap.h"
 #include <threads.h>
 
@@ -50,7 +49,7 @@ static int cond_shared(const void *c)
         rti_call_failed((call), (uintptr_t)(cond), r, rti_mark, pc);            \
     return r
 
-/* How the wait ended (engine.h): an error other than a timeout (or a
+/* How the wait ended (detect/locks/locks.h): an error other than a timeout (or a
  * robust mutex's dead owner) returned before the mutex was released. */
 #define PTHREAD_WAIT_HOW(r) \
     ((r) == 0 ? RT_WAIT_WOKEN : (r) == ETIMEDOUT || (r) == EOWNERDEAD ? RT_WAIT_TIMEDOUT : RT_WAIT_FAILED)
@@ -76,7 +75,7 @@ RTI_EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clo
 }
 
 /* Signals and broadcasts: who wakes the condition's waiters, and with
- * which locks (detect/condwait.c). */
+ * which locks (detect/hang/condwait.c). */
 /* A condvar's signal or broadcast, and then the waiters it released
  * (counted after the call: a waiter it woke was counted before). */
 #define COND_SIGNAL_BODY(c, all, real_call)                                     \
@@ -125,14 +124,28 @@ RTI_EXPORT int pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *at
                           RT_LOCK_COND, pc);
 }
 
+/* glibc's destroy waits for the threads blocked on the condition: then it
+ * is a wait the watchdog follows, until it returns. */
 RTI_EXPORT int pthread_cond_destroy(pthread_cond_t *c)
 {
     if (unlikely(!rti_resolved()))
         return 0;
     RTI_FAIL_MARK();
     uintptr_t pc = RTI_CALLER();
-    rti_before_destroy((uintptr_t)c, pc);
-    return RTI_CHECKED("pthread_cond_destroy", c, 0, rti_real.cond_destroy(c));
+    struct rt_thread *t = rti_enter();
+    int waits = 0;
+    if (t) {
+        waits = rt_on_cond_destroy_begin(t, (uintptr_t)c, cond_shared(c), pc);
+        rti_leave();
+    }
+    int r = rti_real.cond_destroy(c);
+    if (waits) {
+        rti_guard++;
+        rt_on_cond_destroy_end(t, (uintptr_t)c, pc);
+        rti_guard--;
+    }
+    RTI_CHECK_FAILED("pthread_cond_destroy", c, 0, r);
+    return r;
 }
 
 RTI_EXPORT int cnd_wait(cnd_t *c, mtx_t *m)
@@ -160,8 +173,10 @@ RTI_EXPORT void mtx_destroy(mtx_t *m)
 {
     if (unlikely(!rti_resolved()))
         return;
-    rti_before_destroy((uintptr_t)m, RTI_CALLER());
     rti_real.mtx_destroy(m);
+    /* It returns nothing: a destroyed mutex is marked kind -1, a held one is left alone. */
+    rti_after_destroy(__atomic_load_n(&((pthread_mutex_t *)m)->__data.__kind, __ATOMIC_RELAXED) == -1,
+                      (uintptr_t)m, RTI_CALLER());
 }
 
 #define THRD_OK(r) ((r) == thrd_success)

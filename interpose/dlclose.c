@@ -2,7 +2,7 @@
  * bss are forgotten (a library loaded again at the same address has new
  * locks), and one held then is an active lock freed. */
 #include "interpose.h"
-#include "rt_fmt.h"
+#include "core/core.h"
 #include <dlfcn.h>
 #include <errno.h>
 #include <link.h>

@@ -179,7 +179,7 @@ void rti_fastlock_init(void)
 {
     probe_traits();
     __atomic_store_n(&rt_lock_object_traits, object_traits, __ATOMIC_RELEASE);
-    /* The fast paths read the CPU from the rseq area (detect/cpu.h). */
+    /* The fast paths read the CPU from the rseq area (detect/core/cpu.h). */
     rti_fastlock.mutex = rt_cpu_rseq && rti_real.mutex_init && rti_real.mutex_lock && rti_real.mutex_unlock &&
                          rti_real.mutex_trylock && rti_real.mutex_destroy && probe_mutex();
     /* The unlocked value, for the wrappers' peek (rwlock.c), fast path or not. */

@@ -3,8 +3,8 @@
  * a high number): it moves out of the way first, so reports never stop
  * and never go into a file the program opened in its place. */
 #include "interpose.h"
-#include "log.h"
-#include "raw_syscall.h"
+#include "report/report.h"
+#include "core/core.h"
 #include <errno.h>
 #include <limits.h>
 #include <sys/syscall.h>

@@ -165,7 +165,7 @@ TRYLOCK_WRAPPER(g_rw_lock_reader_trylock, RT_LOCK_GRWLOCK, RT_ACQ_READ)
 UNLOCK_WRAPPER(g_rw_lock_reader_unlock, -1)
 
 /* GCond: the wait releases and takes the GMutex inside GLib, where no
- * wrapper sees it; modelled as pthread_cond_wait is (detect/cond.c). */
+ * wrapper sees it; modelled as pthread_cond_wait is (detect/hang/cond.c). */
 static void gcond_wait_begin(struct rt_thread *t, void *c, void *m, int timed, uintptr_t pc)
 {
     rt_lock_lookup(t, (uintptr_t)c, RT_LOCK_GCOND, pc); /* made as a GCond, if new */
@@ -209,7 +209,7 @@ RTI_EXPORT int g_cond_wait_until(void *c, void *m, int64_t end_time)
     return r;
 }
 
-/* all: a broadcast, which releases every waiter (detect/cond.c). */
+/* all: a broadcast, which releases every waiter (detect/hang/cond.c). */
 static void gcond_signal(void *c, obj_fn fn, int all, uintptr_t pc)
 {
     struct rt_thread *t = rti_enter();
@@ -241,7 +241,7 @@ RTI_EXPORT void g_cond_broadcast(void *c)
 
 /* Bit locks: one bit of an int or of a pointer, a futex each. Each bit is
  * its own lock (GLib's API takes the bit so that one word can carry
- * several), known by its bit key (detect/locktab.h): the order graph, the
+ * several), known by its bit key (detect/locks/locktab.h): the order graph, the
  * held stacks and the watchdog tell bits 0 and 1 of a word apart, while a
  * free of the word still finds both. */
 typedef void (*bit_fn)(void *, int);

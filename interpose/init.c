@@ -1,20 +1,12 @@
 /* Setting the runtime up once, threads coming and going, fork and exit. */
 #include "interpose.h"
-#include "freegate.h"
+#include "locks/locks.h"
 #include "fastlock.h"
-#include "log.h"
-#include "modules.h"
-#include "quietwrite.h"
-#include "rt_alloc.h"
-#include "report.h"
-#include "runtime.h"
-#include "symbolize.h"
-#include "threadends.h"
-#include "lazylock.h"
-#include "lockorder.h"
-#include "rcucheck.h"
-#include "unwind.h"
-#include "watchdog.h"
+#include "report/report.h"
+#include "core/core.h"
+#include "order/order.h"
+#include "rcu/rcu.h"
+#include "hang/hang.h"
 #include <dlfcn.h>
 #include <link.h>
 #include <signal.h>
@@ -46,6 +38,9 @@ static void at_exit(void)
     rt_report_wait_in_flight(3000);
     rt_lockorder_report_latent();
     rt_rcuptr_at_exit();
+    /* What the summary counts is what the status below counts: no report
+     * claimed after this is counted, none claimed before is left behind. */
+    rt_report_close(3000);
     rt_report_exit_summary(getpid());
     if (rt_report_errors() > 0) {
         fflush(stdout);
@@ -244,6 +239,7 @@ static void setup(void)
     pthread_key_create(&thread_key, thread_exit);
     rt_watchdog_start_hook = start_watchdog;
     rt_fatal_exit_hook = fatal_exit;
+    rt_report_summary_hook = rt_rcu_summary;
     rti_fastlock_init();
     pthread_atfork(fork_prepare, fork_parent, fork_child);
     atexit(at_exit);
@@ -290,17 +286,16 @@ __attribute__((constructor(101))) static void rti_constructor(void)
 /* _exit skips atexit: keep the rule that reports make the status non-zero. */
 RTI_EXPORT void _exit(int status)
 {
-    if (__atomic_load_n(&rti_state, __ATOMIC_ACQUIRE) == RTI_READY && rt_report_errors() > 0) {
+    if (__atomic_load_n(&rti_state, __ATOMIC_ACQUIRE) == RTI_READY) {
         rti_guard++;
-        rt_report_wait_in_flight(3000); /* counted reports other threads are writing */
+        /* Counted reports other threads are writing are waited for; the
+         * summary and the status count the same reports. A shell ends with
+         * _exit: the root's clean summary says the runtime ran; a clean
+         * descendant (a child that _exits) writes nothing. */
+        rt_report_close(3000);
         rt_report_exit_summary(getpid());
-        if (status == 0)
+        if (rt_report_errors() > 0 && status == 0)
             status = (int)rt_opt.exitcode;
-    } else if (__atomic_load_n(&rti_state, __ATOMIC_ACQUIRE) == RTI_READY) {
-        /* A shell ends with _exit: the root's clean summary says the runtime
-         * ran; a clean descendant (a child that _exits) writes nothing. */
-        rti_guard++;
-        rt_report_exit_summary(getpid());
     }
     die_now(status);
 }

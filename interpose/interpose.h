@@ -3,9 +3,9 @@
  * loader lock on access), and the bootstrap state machine. */
 #ifndef RTDD_INTERPOSE_H
 #define RTDD_INTERPOSE_H
-#include "engine.h"
-#include "raw_syscall.h"
-#include "rt_common.h"
+#include "locks/locks.h"
+#include "hang/hang.h"
+#include "core/core.h"
 #include <pthread.h>
 #include <threads.h>
 #include <stdarg.h>

@@ -3,9 +3,7 @@
  * real call outside it, then record what happened. */
 #ifndef RTDD_LOCKWRAP_H
 #define RTDD_LOCKWRAP_H
-#include "failedcall.h"
 #include "interpose.h"
-#include "report.h"
 #include <errno.h>
 
 /* Expands to the body of a wrapper for object obj of rt_lock_type type;
@@ -65,7 +63,7 @@
 
 /* The blocking call of a lock wrapper. A thread that holds nothing has
  * had nothing checked before it (the bodies above), but a pthread_join may
- * wait for it (detect/join.c): when a peek at the lock word (busy, one
+ * wait for it (detect/hang/join.c): when a peek at the lock word (busy, one
  * relaxed load) says the call will likely block, the wait is shown to the
  * deadlock watchdog first. A wrong guess costs a report nothing: a wait
  * shown for a call that did not block is withdrawn when it returns, and
@@ -210,7 +208,21 @@ static inline void rti_before_destroy(uintptr_t obj, uintptr_t pc)
     }
 }
 
-/* failed-call (detect/failedcall.h): the wrapper notes, first thing, how
+/* After pthread_*_destroy returned (ok: it succeeded): judged from its
+ * result, and any report written after the call, not before it. The
+ * call's errno (sem_destroy sets one) is the program's. */
+static inline void rti_after_destroy(int ok, uintptr_t obj, uintptr_t pc)
+{
+    struct rt_thread *t = rti_enter();
+    if (t) {
+        int saved = errno;
+        rt_on_lock_destroyed(t, obj, ok, pc);
+        rti_leave();
+        errno = saved;
+    }
+}
+
+/* failed-call (detect/locks/failedcall.h): the wrapper notes, first thing, how
  * many reports its thread has begun (RTI_FAIL_MARK); RTI_CHECKED then
  * reports the real call's failure, unless it is one the call's normal use
  * gives (flags: RT_CALL_*) or a check already reported on this call (its
@@ -222,10 +234,16 @@ RT_HIDDEN void rti_call_failed(const char *call, uintptr_t obj, int err, unsigne
 #define RTI_CHECKED(call, obj, flags, real_call)                                                      \
     ({                                                                                                \
         int rc_ = (real_call);                                                                        \
-        if (unlikely(rc_ != 0) && !rt_call_failure_normal(rc_, (flags)))                              \
-            rti_call_failed((call), (uintptr_t)(obj), rc_, rti_mark, pc);                             \
+        RTI_CHECK_FAILED(call, obj, flags, rc_);                                                      \
         rc_;                                                                                          \
     })
+/* The check alone, on an error number r the wrapper judged first (a
+ * destroy is judged after its call: its report comes first). */
+#define RTI_CHECK_FAILED(call, obj, flags, r)                                                         \
+    do {                                                                                              \
+        if (unlikely((r) != 0) && !rt_call_failure_normal((r), (flags)))                              \
+            rti_call_failed((call), (uintptr_t)(obj), (r), rti_mark, pc);                             \
+    } while (0)
 /* The same for a call that returns -1 and sets errno (sem_*). */
 #define RTI_CHECKED_ERRNO(call, obj, flags, real_call)                                                \
     ({                                                                                                \

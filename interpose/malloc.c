@@ -2,8 +2,8 @@
  * moved is checked for the locks it contains (active-lock-freed) and for
  * RCU readers that may still use it (rcu-freed-while-referenced). */
 #include "interpose.h"
-#include "freegate.h"
-#include "rcucheck.h"
+#include "locks/locks.h"
+#include "rcu/rcu.h"
 #include <errno.h>
 #include <string.h>
 

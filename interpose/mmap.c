@@ -1,6 +1,6 @@
 /* munmap ends the life of every lock in the range, like free. */
 #include "interpose.h"
-#include "freegate.h"
+#include "locks/locks.h"
 #include <errno.h>
 #include <sys/mman.h>
 

@@ -43,8 +43,10 @@ RTI_EXPORT int pthread_mutex_destroy(pthread_mutex_t *m)
         return 0;
     RTI_FAIL_MARK();
     uintptr_t pc = RTI_CALLER();
-    rti_before_destroy((uintptr_t)m, pc);
-    return RTI_CHECKED("pthread_mutex_destroy", m, 0, rti_real.mutex_destroy(m));
+    int r = rti_real.mutex_destroy(m);
+    rti_after_destroy(r == 0, (uintptr_t)m, pc);
+    RTI_CHECK_FAILED("pthread_mutex_destroy", m, 0, r);
+    return r;
 }
 
 /* A blocking call on mutex m (lockwrap.h). */

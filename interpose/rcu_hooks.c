@@ -1,9 +1,8 @@
 /* librtdd_rcu's debug hooks, installed when the program uses it: every
  * event becomes an rcucheck event of the librtdd_rcu flavour. */
 #include "interpose.h"
-#include "modules.h"
-#include "rcucheck.h"
-#include "unwind.h"
+#include "report/report.h"
+#include "rcu/rcu.h"
 #include <dlfcn.h>
 #include <link.h>
 #include <stddef.h>
@@ -19,7 +18,7 @@
     if (!t)                                 \
         return value
 
-/* The read side's common cases run as leaves (rcucheck.h), without
+/* The read side's common cases run as leaves (detect/rcu/rcu.h), without
  * entering the runtime; the rest, and anything to report, the general way
  * (out of line, so that the leaves stay small where they are inlined). */
 __attribute__((noinline)) static void read_enter_general(uintptr_t caller)

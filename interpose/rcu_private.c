@@ -1,4 +1,4 @@
-/* The runtime's private librtdd_rcu (detect/thread.c reclaims thread
+/* The runtime's private librtdd_rcu (detect/locks/thread.c reclaims thread
  * records with it). Its objects are built with the pthread functions that
  * librtdd.so interposes renamed to these (rcu_private.syms), so its locks
  * and its callback worker never enter the wrappers: no lock records, no
@@ -6,7 +6,7 @@
  * runtime calls RCU only once it is set up, so the real functions are
  * known by then (only the fork handler's re-inits could come earlier). */
 #include "interpose.h"
-#include "rt_alloc.h"
+#include "core/core.h"
 #include <errno.h>
 #include <signal.h>
 

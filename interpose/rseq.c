@@ -1,12 +1,11 @@
 /* The program's own rseq registrations. Where glibc registered no rseq
  * area, the runtime registers one per thread to read the CPU from
- * (detect/cpu.h); the kernel takes only one per thread, so a program that
+ * (detect/core/cpu.h); the kernel takes only one per thread, so a program that
  * registers its own through syscall(2) would find the thread taken. Its
  * call is seen here: the runtime's area makes way, and the CPU is read from
  * the program's area while that one is registered. */
 #include "interpose.h"
-#include "cpu.h"
-#include "raw_syscall.h"
+#include "core/core.h"
 #include <errno.h>
 #include <linux/rseq.h>
 #include <stdarg.h>

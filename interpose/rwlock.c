@@ -33,8 +33,10 @@ RTI_EXPORT int pthread_rwlock_destroy(pthread_rwlock_t *rw)
         return 0;
     RTI_FAIL_MARK();
     uintptr_t pc = RTI_CALLER();
-    rti_before_destroy((uintptr_t)rw, pc);
-    return RTI_CHECKED("pthread_rwlock_destroy", rw, 0, rti_real.rwlock_destroy(rw));
+    int r = rti_real.rwlock_destroy(rw);
+    rti_after_destroy(r == 0, (uintptr_t)rw, pc);
+    RTI_CHECK_FAILED("pthread_rwlock_destroy", rw, 0, r);
+    return r;
 }
 
 /* The lookup also records the rwlock's kind, which a static initializer
@@ -138,8 +140,9 @@ RTI_EXPORT int pthread_spin_destroy(pthread_spinlock_t *s)
 {
     if (unlikely(!rti_resolved()))
         return 0;
-    rti_before_destroy((uintptr_t)s, RTI_CALLER());
-    return rti_real.spin_destroy(s);
+    int r = rti_real.spin_destroy(s);
+    rti_after_destroy(r == 0, (uintptr_t)s, RTI_CALLER());
+    return r;
 }
 
 #define SPIN_OK(r) ((r) == 0)

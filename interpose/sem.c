@@ -1,5 +1,5 @@
 /* Semaphores: sem_wait is a wait that some sem_post ends, followed like a
- * condition wait (detect/condwait.c). glibc's sem_t is a 64-bit value word
+ * condition wait (detect/hang/condwait.c). glibc's sem_t is a 64-bit value word
  * and then its futex sharing word: 0 for a private semaphore, 128 for a
  * process-shared or named one (seen on glibc 2.36: sem_init with pshared
  * 0 and 1). */
@@ -88,6 +88,10 @@ RTI_EXPORT int sem_destroy(sem_t *s)
         return 0;
     RTI_FAIL_MARK();
     uintptr_t pc = RTI_CALLER();
-    rti_before_destroy((uintptr_t)s, pc);
-    return RTI_CHECKED_ERRNO("sem_destroy", s, 0, rti_real.sem_destroy(s));
+    int r = rti_real.sem_destroy(s);
+    int err = errno;
+    rti_after_destroy(r == 0, (uintptr_t)s, pc);
+    if (r != 0)
+        RTI_CHECK_FAILED("sem_destroy", s, 0, err);
+    return r;
 }

@@ -6,7 +6,7 @@
  * program may allocate, so the watchdog is started here, before the
  * program's second thread exists. */
 #include "interpose.h"
-#include "watchdog.h"
+#include "hang/hang.h"
 #include <errno.h>
 #include <threads.h>
 
@@ -38,7 +38,7 @@ RTI_EXPORT int thrd_create(thrd_t *thr, thrd_start_t fn, void *arg)
 }
 
 /* Joining: a wait for a thread to end, in the deadlock watchdog's graph
- * (detect/join.c). A cancelled join is no longer a wait. */
+ * (detect/hang/join.c). A cancelled join is no longer a wait. */
 static void join_ended(struct rt_thread *t, int joined)
 {
     rti_guard++;

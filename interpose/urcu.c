@@ -2,7 +2,7 @@
  * pointer operations are exported functions): each flavour's entry points
  * become rcucheck events. With _LGPL_SOURCE they are inlined and unseen. */
 #include "interpose.h"
-#include "rcucheck.h"
+#include "rcu/rcu.h"
 
 struct urcu_head;
 typedef void (*urcu_cb)(struct urcu_head *);

@@ -2,10 +2,10 @@
 # Included by the top-level Makefile before tools/tools.mk, so the += below
 # reach TOOL_SRCS/TOOL_ENGINE_SRCS there; TOOL_LDLIBS goes on the link line.
 ANALYZE_SRCS := $(wildcard tools/analyze/*.c)
-ANALYZE_ENGINE_SRCS := detect/kinds.c detect/suppress.c detect/rt_alloc.c detect/quietwrite.c detect/rt_fmt.c detect/demangle.c
+ANALYZE_ENGINE_SRCS := detect/report/kinds.c detect/report/suppress.c detect/core/rt_alloc.c detect/core/quietwrite.c detect/core/rt_fmt.c detect/report/demangle.c
 ANALYZE_LIBS := -ljson-c -ldw -lelf -lz
 RTDD_TOOL_SRCS += $(ANALYZE_SRCS)
-TOOL_ENGINE_SRCS += detect/kinds.c detect/suppress.c detect/rt_alloc.c detect/quietwrite.c detect/demangle.c
+TOOL_ENGINE_SRCS += detect/report/kinds.c detect/report/suppress.c detect/core/rt_alloc.c detect/core/quietwrite.c detect/report/demangle.c
 TOOL_LDLIBS += $(ANALYZE_LIBS)
 
 # The objects tools.mk builds from these sources also depend on our headers.
@@ -16,7 +16,7 @@ $(patsubst %.c,$(BUILD)/tools/%.o,$(ANALYZE_SRCS)): $(wildcard tools/analyze/*.h
 ANALYZE_UNIT_DIR := $(BUILD)/unit-analyze-san$(SANITIZE)
 ANALYZE_UNIT_OBJS := $(patsubst %.c,$(ANALYZE_UNIT_DIR)/%.o,$(filter-out tools/analyze/analyze.c,$(ANALYZE_SRCS)) \
                      $(ANALYZE_ENGINE_SRCS))
-$(ANALYZE_UNIT_DIR)/%.o: %.c $(wildcard tools/analyze/*.h detect/*.h detect/*.def include/rtdd/*.h)
+$(ANALYZE_UNIT_DIR)/%.o: %.c $(wildcard tools/analyze/*.h detect/*/*.h detect/*/*.def include/rtdd/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(UNIT_CFLAGS) -Itools/analyze -c $< -o $@
 ANALYZE_TEST_SRCS := $(wildcard tests/unit/test_analyze*.c)
@@ -32,7 +32,7 @@ FUZZ_CC ?= clang
 ANALYZE_FUZZ_SRCS := tests/analyze/fuzz_parser.c $(filter-out tools/analyze/analyze.c tools/analyze/output_%.c \
                      tools/analyze/dot_render.c tools/analyze/kinddoc.c,$(ANALYZE_SRCS))
 ANALYZE_FUZZ_ENGINE_OBJS := $(patsubst detect/%.c,$(BUILD)/fuzz/engine/%.o,$(ANALYZE_ENGINE_SRCS))
-$(BUILD)/fuzz/engine/%.o: detect/%.c $(wildcard detect/*.h detect/*.def include/rtdd/*.h)
+$(BUILD)/fuzz/engine/%.o: detect/%.c $(wildcard detect/*/*.h detect/*/*.def include/rtdd/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(CFLAGS_BASE) -c $< -o $@
 ANALYZE_FUZZ_BIN := $(BUILD)/fuzz/fuzz_parser

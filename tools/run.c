@@ -1,7 +1,7 @@
 /* rtdd run: checks that PROGRAM can be preloaded, passes the options
  * through RTDD_OPTIONS, and execs it with the runtime in LD_PRELOAD. */
 #include "cli.h"
-#include "options.h"
+#include "core/options.h"
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>

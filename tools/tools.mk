@@ -1,10 +1,10 @@
 # The rtdd command. It links the engine's option table (one definition of
 # the options) and, for `rtdd torture`, librtdd_rcu.
 TOOL_SRCS := tools/rtdd.c tools/run.c tools/dump.c $(RTDD_TOOL_SRCS)
-TOOL_ENGINE_SRCS += detect/options.c detect/rt_fmt.c
+TOOL_ENGINE_SRCS += detect/core/options.c detect/core/rt_fmt.c detect/core/procstate.c
 TOOL_OBJS := $(patsubst %.c,$(BUILD)/tools/%.o,$(sort $(TOOL_SRCS) $(TOOL_ENGINE_SRCS)))
 
-$(BUILD)/tools/%.o: %.c $(wildcard tools/*.h detect/*.h detect/*.def include/rtdd/*.h)
+$(BUILD)/tools/%.o: %.c $(wildcard tools/*.h detect/*/*.h detect/*/*.def include/rtdd/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(CFLAGS_BASE) -Itools -DRTDD_LIBDIR=\"$(PREFIX)/lib/rtdd\" -c $< -o $@
 

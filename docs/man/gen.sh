@@ -1,14 +1,14 @@
 #!/bin/sh
 # Fills the generated parts of a man page from the single definitions, so the
 # pages cannot drift from the code:
-#   .\" @OPTIONS@      the RTDD_OPTIONS keys       (detect/options.def)
+#   .\" @OPTIONS@      the RTDD_OPTIONS keys       (detect/core/options.def)
 #   .\" @RUN-OPTIONS@  the same as rtdd run options (--log-path=...)
-#   .\" @KINDS@        the report kinds            (detect/kinds.def)
+#   .\" @KINDS@        the report kinds            (detect/report/kinds.def)
 #   @VERSION@          the release
 # Usage: gen.sh SRC OUT VERSION [OPTIONS_DEF KINDS_DEF]
 set -eu
 src=$1; out=$2; version=$3
-optdef=${4:-detect/options.def}; kinddef=${5:-detect/kinds.def}
+optdef=${4:-detect/core/options.def}; kinddef=${5:-detect/report/kinds.def}
 us=$(printf '\037')   # field separator: never in the definitions
 
 # roff-escape a text for use in running text: backslashes, hyphens, and a

@@ -45,7 +45,7 @@ struct rcu_head {
  * must note.  The section's nesting and entry clock are the slot's own
  * word; the record adds where and on which CPU it began and what it
  * dereferenced, as exact call addresses (the runtime turns them into
- * stacks).  The layout is shared with the runtime (detect/thread.h). */
+ * stacks).  The layout is shared with the runtime (detect/locks/thread.h). */
 #define RTDD_RCU_REC_DEREFS 16    /* dereferences remembered per section */
 #define RTDD_RCU_REC_SITES 64     /* the runtime's site cache, indexed by pc >> 2 */
 #define RTDD_RCU_REC_LINE_SHIFT 8 /* the runtime's reference clock per line */

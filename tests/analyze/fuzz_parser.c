@@ -4,7 +4,7 @@
 #include "analysis.h"
 #include "input.h"
 #include "parser.h"
-#include "rt_fmt.h"
+#include "core/rt_fmt.h"
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>

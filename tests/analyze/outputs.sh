@@ -12,7 +12,7 @@ SCHEMA_PY=/usr/bin/python3
 "$SCHEMA_PY" -c 'import jsonschema' 2>/dev/null || { fail "python3-jsonschema is not installed"; finish; }
 
 run_analyze 1 --format=sarif --output="$WORK/out.sarif" --suppressions="$WORK/supp" --docs-dir=docs/kinds $LOGS "$WORK/cut.log"
-"$SCHEMA_PY" - "$WORK/out.sarif" tests/analyze/sarif-schema-2.1.0.json "$(grep -c '^RT_KIND(' detect/kinds.def)" <<'PY' || fail "SARIF output does not validate"
+"$SCHEMA_PY" - "$WORK/out.sarif" tests/analyze/sarif-schema-2.1.0.json "$(grep -c '^RT_KIND(' detect/report/kinds.def)" <<'PY' || fail "SARIF output does not validate"
 import json, sys, copy, jsonschema
 doc = json.load(open(sys.argv[1]))
 schema = json.load(open(sys.argv[2]))

@@ -23,7 +23,7 @@ check unknown-command 2 "unknown command 'frobnicate'" -- "$rtdd" frobnicate
 check run-help 0 '--log-path' -- "$rtdd" run --help
 # Every option of the table is listed by rtdd run --help.
 "$rtdd" run --help >"$work/help"
-for key in $(sed -n 's/^RT_OPT(\([a-z_]*\),.*/\1/p' detect/options.def); do
+for key in $(sed -n 's/^RT_OPT(\([a-z_]*\),.*/\1/p' detect/core/options.def); do
     grep -q -- "--${key//_/-} " "$work/help" || { echo "run --help lacks --${key//_/-}"; fail=1; }
 done
 check run-no-program 2 'usage: rtdd run' -- "$rtdd" run

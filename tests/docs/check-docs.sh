@@ -1,10 +1,10 @@
 #!/bin/sh
 # Docs coverage check. Fails (exit 1), naming each gap, unless
-#  - every kind in detect/kinds.def has docs/kinds/KIND.md, and that page
+#  - every kind in detect/report/kinds.def has docs/kinds/KIND.md, and that page
 #    quotes the kind's exact headline;
 #  - every kind appears in the kinds table of docs/report-format.md as
 #    "| KIND | SEVERITY | `HEADLINE` |" with the severity and headline of kinds.def;
-#  - every option key in detect/options.def appears as `key` in docs/options.md;
+#  - every option key in detect/core/options.def appears as `key` in docs/options.md;
 #  - no docs/kinds/*.md page describes a kind that kinds.def no longer has;
 #  - the README names every package of the Makefile's DEPS list (the deps step).
 # kinds.def and options.def are X-macro tables:
@@ -13,8 +13,8 @@
 # Usage: tests/docs/check-docs.sh [REPO_ROOT]   (default: two levels above this script)
 set -u
 root=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
-kinds_def=$root/detect/kinds.def
-options_def=$root/detect/options.def
+kinds_def=$root/detect/report/kinds.def
+options_def=$root/detect/core/options.def
 format_md=$root/docs/report-format.md
 options_md=$root/docs/options.md
 kinds_dir=$root/docs/kinds
@@ -30,8 +30,8 @@ done
 kinds=$(sed -n 's/^[[:space:]]*RT_KIND([[:space:]]*[A-Z0-9_]*[[:space:]]*,[[:space:]]*"\([^"]*\)"[[:space:]]*,[[:space:]]*\([A-Z]*\)[[:space:]]*,[[:space:]]*"\([^"]*\)"[[:space:]]*,.*/\1	\2	\3/p' "$kinds_def")
 nk_lines=$(grep -c '^[[:space:]]*RT_KIND(' "$kinds_def")
 nk_parsed=$(printf '%s\n' "$kinds" | grep -c .)
-[ "$nk_lines" = "$nk_parsed" ] || missing "detect/kinds.def: parsed $nk_parsed of $nk_lines RT_KIND lines; fix the table or this script"
-[ "$nk_parsed" -gt 0 ] || missing "detect/kinds.def: no RT_KIND entries found"
+[ "$nk_lines" = "$nk_parsed" ] || missing "detect/report/kinds.def: parsed $nk_parsed of $nk_lines RT_KIND lines; fix the table or this script"
+[ "$nk_parsed" -gt 0 ] || missing "detect/report/kinds.def: no RT_KIND entries found"
 
 tab=$(printf '\t')
 printf '%s\n' "$kinds" | while IFS="$tab" read -r name sev headline; do
@@ -63,15 +63,15 @@ for page in "$kinds_dir"/*.md; do
     base=$(basename "$page" .md)
     case $base in README|index) continue ;; esac
     printf '%s\n' "$kinds" | cut -f1 | grep -qxF -- "$base" ||
-        missing "docs/kinds/$base.md describes no kind of detect/kinds.def"
+        missing "docs/kinds/$base.md describes no kind of detect/report/kinds.def"
 done
 
 # Options.
 keys=$(sed -n 's/^[[:space:]]*RT_OPT([[:space:]]*\([a-z0-9_]*\)[[:space:]]*,.*/\1/p' "$options_def")
 no_lines=$(grep -c '^[[:space:]]*RT_OPT(' "$options_def")
 no_parsed=$(printf '%s\n' "$keys" | grep -c .)
-[ "$no_lines" = "$no_parsed" ] || missing "detect/options.def: parsed $no_parsed of $no_lines RT_OPT lines; fix the table or this script"
-[ "$no_parsed" -gt 0 ] || missing "detect/options.def: no RT_OPT entries found"
+[ "$no_lines" = "$no_parsed" ] || missing "detect/core/options.def: parsed $no_parsed of $no_lines RT_OPT lines; fix the table or this script"
+[ "$no_parsed" -gt 0 ] || missing "detect/core/options.def: no RT_OPT entries found"
 for key in $keys; do
     grep -qF -- "\`$key\`" "$options_md" || missing "docs/options.md does not describe option \`$key\`"
 done

@@ -35,11 +35,11 @@ cd "$work" || exit 1
 ln -s "$build" build; ln -s "$src/include" include
 
 # ---- Options: every key of the table is in the guide ----------------------
-for key in $(sed -n 's/^RT_OPT(\([a-z_]*\),.*/\1/p' "$src/detect/options.def"); do
+for key in $(sed -n 's/^RT_OPT(\([a-z_]*\),.*/\1/p' "$src/detect/core/options.def"); do
     grep -q "^| \`$key\` |" "$guide" || bad "the guide's option table lacks $key"
 done
 rtdd run --help >help.txt
-for key in $(sed -n 's/^RT_OPT(\([a-z_]*\),.*/\1/p' "$src/detect/options.def"); do
+for key in $(sed -n 's/^RT_OPT(\([a-z_]*\),.*/\1/p' "$src/detect/core/options.def"); do
     grep -q -- "--${key//_/-} " help.txt || bad "rtdd run --help lacks --${key//_/-}"
 done
 ok "options: the guide's table and rtdd run --help list every key"

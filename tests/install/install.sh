@@ -44,7 +44,7 @@ done
 for m in man1/rtdd.1 man1/rtdd-run.1 man1/rtdd-analyze.1 man3/rtdd_rcu.3 man7/rtdd-options.7; do
     expect_file "$d/share/man/$m" 644
 done
-for k in $(sed -n 's/^RT_KIND([A-Z_]*, *"\([a-z-]*\)".*/\1/p' detect/kinds.def); do
+for k in $(sed -n 's/^RT_KIND([A-Z_]*, *"\([a-z-]*\)".*/\1/p' detect/report/kinds.def); do
     expect_file "$d/share/doc/rtdd/kinds/$k.md" 644
 done
 [ "$(readlink "$d/lib/librtdd_rcu.so.0")" = "librtdd_rcu.so.$version" ] || bad "librtdd_rcu.so.0 is not a link to librtdd_rcu.so.$version"
@@ -77,11 +77,11 @@ done
 MANWIDTH=80 man -l "$d/share/man/man7/rtdd-options.7" 2>/dev/null >"$work/opt.txt"
 MANWIDTH=80 man -l "$d/share/man/man1/rtdd-run.1" 2>/dev/null >"$work/run.txt"
 MANWIDTH=80 man -l "$d/share/man/man1/rtdd.1" 2>/dev/null >"$work/rtdd.txt"
-for key in $(sed -n 's/^RT_OPT(\([a-z_]*\),.*/\1/p' detect/options.def); do
+for key in $(sed -n 's/^RT_OPT(\([a-z_]*\),.*/\1/p' detect/core/options.def); do
     grep -q "^       $key=value" "$work/opt.txt" || bad "rtdd-options(7) lacks $key"
     grep -q -- "^       --${key//_/-}=value" "$work/run.txt" || bad "rtdd-run(1) lacks --${key//_/-}"
 done
-for k in $(sed -n 's/^RT_KIND([A-Z_]*, *"\([a-z-]*\)".*/\1/p' detect/kinds.def); do
+for k in $(sed -n 's/^RT_KIND([A-Z_]*, *"\([a-z-]*\)".*/\1/p' detect/report/kinds.def); do
     grep -q "^       $k (" "$work/rtdd.txt" || bad "rtdd(1) lacks the kind $k"
 done
 MANPATH="$d/share/man" MANWIDTH=80 man rtdd-run 2>/dev/null | grep -q 'rtdd-run - run a program' \

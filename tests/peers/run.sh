@@ -18,8 +18,11 @@ mkdir -p "$work/bin" "$work/runs" "$(dirname "$results")/logs"; rm -f "$work/obs
 # Our stand-ins for the headers the peers' build systems provide.
 cp "$here/compat/config.h" "$vg/config.h"
 cp "$here/compat/test.h" "$ts/test.h"
+mkdir -p "$work/lib"
+[ "$work/lib/libpeer_annotations.so" -nt "$here/compat/annotations.c" ] ||
+    gcc -shared -fPIC -O1 -o "$work/lib/libpeer_annotations.so" "$here/compat/annotations.c"
 
-info_kinds=$(sed -n 's/^RT_KIND([A-Z0-9_]*, *"\([^"]*\)", *INFO,.*/\1/p' "$here/../../detect/kinds.def")
+info_kinds=$(sed -n 's/^RT_KIND([A-Z0-9_]*, *"\([^"]*\)", *INFO,.*/\1/p' "$here/../../detect/report/kinds.def")
 is_info() { printf '%s\n' $info_kinds | grep -qx -- "$1"; }
 
 # The rows: suite, test, source, args, class, exit, verdict, state (comments and blank lines dropped).
@@ -36,7 +39,7 @@ build_one() {
     local suite=$1 rel=$2 root out log
     root=$(root_of "$suite"); out=$(bin_of "$suite" "$rel"); log=$out.build.log
     mkdir -p "$(dirname "$out")"
-    [ "$out" -nt "$root/$rel" ] && [ "$out" -nt "$here/compat/test.h" ] && [ "$out" -nt "$here/compat/config.h" ] && return 0
+    [ "$out" -nt "$root/$rel" ] && [ "$out" -nt "$here/compat/test.h" ] && [ "$out" -nt "$work/lib/libpeer_annotations.so" ] && [ "$out" -nt "$here/compat/config.h" ] && return 0
     # Valgrind's tests build with gcc and its configure's platform macros;
     # compiler-rt's with clang (they use its __c11_atomic builtins).
     local cc=(gcc -std=gnu11) inc=(-I"$vg" -I"$vg/include" -I"$vg/$suite/tests" -DVGO_linux=1 -DVGA_amd64=1 -DVGP_amd64_linux=1)
@@ -44,7 +47,8 @@ build_one() {
     if [ "$suite" = tsan ]; then
         inc=(-I"$root"); cc=(clang); case $rel in *.cpp) cc=(clang++ -std=gnu++17);; esac
     fi
-    "${cc[@]}" -O1 -g -pthread -w "${inc[@]}" -o "$out" "$root/$rel" -lrt -ldl -lm >"$log" 2>&1 ||
+    local ann=(); [ "$suite" = tsan ] && ann=(-L"$work/lib" -lpeer_annotations -Wl,-rpath,"$work/lib")
+    "${cc[@]}" -O1 -g -pthread -w "${inc[@]}" -o "$out" "$root/$rel" "${ann[@]}" -lrt -ldl -lm >"$log" 2>&1 ||
         { echo "build failed: $suite/$rel" >>"$log"; rm -f "$out"; }
 }
 export -f build_one root_of bin_of; export ts vg work here

@@ -27,7 +27,7 @@ args=$(directive args)
 want_exit=$(directive exit | head -1)
 if [ -z "$want_exit" ]; then
     # INFO kinds (kinds.def) leave the exit status alone.
-    info_kinds=$(sed -n 's/^RT_KIND([A-Z0-9_]*, *"\([^"]*\)", *INFO,.*/\1/p' "$(dirname "$0")/../../detect/kinds.def")
+    info_kinds=$(sed -n 's/^RT_KIND([A-Z0-9_]*, *"\([^"]*\)", *INFO,.*/\1/p' "$(dirname "$0")/../../detect/report/kinds.def")
     want_exit=0
     for k in $expect; do printf '%s\n' $info_kinds | grep -qx -- "$k" || want_exit=66; done
 fi

@@ -1,5 +1,5 @@
 /* join_deadlock with a mutex made by pthread_mutex_init and taken alone:
- * the joiner holds it with no lock record yet (detect/lazylock.h); the
+ * the joiner holds it with no lock record yet (detect/locks/lazylock.h); the
  * worker's wait gives it one, and the watchdog names the joiner. */
 // expect: deadlock
 // options: halt_on_error=1:deadlock_timeout_ms=300

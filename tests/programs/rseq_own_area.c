@@ -7,7 +7,7 @@
  *  - where glibc has one, the program unregisters glibc's area, registers
  *    its own, and puts glibc's back.
  * Every rseq call succeeds as without rtdd, and nothing is reported (which
- * area the runtime reads the CPU from meanwhile, detect/cpu.c, the program
+ * area the runtime reads the CPU from meanwhile, detect/core/cpu.c, the program
  * cannot see). */
 // expect: none
 // no-output: FAIL

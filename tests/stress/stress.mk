@@ -3,11 +3,12 @@
 # PASS/FAIL lines, closed by tests/summary.sh's "N passed, N failed".
 STRESS_DIR     := $(BUILD)/tests/stress
 STRESS_PROGS   := fork_storm exec_chain signal_storm ten_k_threads dlopen_storm report_storm reporter exit_race \
-                  duplicate_exit
+                  duplicate_exit exit_report_race
 STRESS_BINS    := $(addprefix $(STRESS_DIR)/,$(STRESS_PROGS)) $(STRESS_DIR)/libstress_dl.so $(STRESS_DIR)/libstress_dl2.so \
                   $(STRESS_DIR)/rcu_torture_dyn
 STRESS_RESULTS := $(BUILD)/stress-results.txt
-STRESS_CASES   := fork-storm exec-chain signal-storm ten-k-threads dlopen-storm exit-race duplicate-exit kill-after-reports \
+STRESS_CASES   := fork-storm exec-chain signal-storm ten-k-threads dlopen-storm exit-race duplicate-exit exit-report-race \
+                  kill-after-reports \
                   report-storm log-full-disk log-unwritable secure-getenv rcu-torture
 STRESS_TIMEOUT ?= 120
 STRESS_CFLAGS  := -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror -pthread -fno-omit-frame-pointer

@@ -132,6 +132,43 @@ duplicate-exit)
     done
     ok "$runs runs: one report each, exit status 66"
     ;;
+exit-report-race)
+    # Threads hit bugs while the process exits (exit_report_race.c): the
+    # same bug in every thread with exit() in one, distinct bugs with the
+    # same exit, and reports claimed one after another while main exits.
+    # 4 loops at once, 160 runs: the summary counts exactly the reports in
+    # the log, and the status is the exitcode exactly when it counts one.
+    loop() { # ID MODE RUNS
+        local id=$1 mode=$2 n=$3 i st nrep nsum delay bad=0
+        for i in $(seq "$n"); do
+            delay=$(( (i % 4) * 5000 ))
+            rm -f "$work/log.$id"
+            timeout -k 5 20 "$rtdd" run --log-path="$work/log.$id" -- "$bins/exit_report_race" "$mode" $delay \
+                >/dev/null 2>"$work/err.$id"
+            st=$?
+            touch "$work/log.$id"
+            nrep=$(grep -c '^SUMMARY: rtdd: ' "$work/log.$id")
+            nsum=$(sed -n 's/^rtdd: summary: pid [0-9]*: \([0-9]*\) report.*/\1/p' "$work/log.$id")
+            want=0; [ "${nsum:-0}" -gt 0 ] && want=66
+            if [ "$st" != "$want" ] || [ "$nsum" != "$nrep" ] || { [ "$mode" != busy ] && [ "$nrep" -lt 1 ]; } \
+                || { [ "$mode" = dup ] && [ "$nrep" != 1 ]; }; then
+                echo "FAIL: $mode run $i (delay ${delay}us): status $st, $nrep reports in the log, summary: $(grep '^rtdd: summary' "$work/log.$id")"
+                bad=1
+            fi
+            out=$($check --outside '.' "$work/log.$id") || { echo "FAIL: $mode run $i: $out"; bad=1; }
+        done
+        echo "    $mode x $n: $([ $bad = 0 ] && echo ok || echo failed)"
+        return $bad
+    }
+    pids=()
+    loop 1 dup 40 >"$work/res.1" & pids+=($!)
+    loop 2 distinct 40 >"$work/res.2" & pids+=($!)
+    loop 3 busy 40 >"$work/res.3" & pids+=($!)
+    loop 4 busy 40 >"$work/res.4" & pids+=($!)
+    for p in "${pids[@]}"; do wait "$p" || fail=1; done
+    cat "$work"/res.*
+    [ $fail = 0 ] && ok "160 runs in 4 parallel loops: summary and exit status agree with the log"
+    ;;
 kill-after-reports)
     # 20 reports, then SIGKILL: all 20 are in the log, complete (text and json).
     # rtdd run executes the program in its own process, so $! is the

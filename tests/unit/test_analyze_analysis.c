@@ -1,9 +1,9 @@
 /* The analysis: de-duplication, counts, logs, first/last seen,
  * suppressions, baseline, and memory that does not grow with input. */
 #include "../analyze/unit_helpers.h"
-#include "kinds.h"
+#include "report/kinds.h"
 #include "output.h"
-#include "rt_fmt.h"
+#include "core/rt_fmt.h"
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

@@ -2,7 +2,7 @@
  * (the SARIF schema check and XML well-formedness are in tests/analyze/). */
 #include "../analyze/unit_helpers.h"
 #include "kinddoc.h"
-#include "kinds.h"
+#include "report/kinds.h"
 #include "output.h"
 #include <json-c/json.h>
 #include <stdlib.h>

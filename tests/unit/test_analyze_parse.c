@@ -2,8 +2,8 @@
  * and what it does with truncated, interleaved and corrupt input. */
 #include "../analyze/unit_helpers.h"
 #include "input.h"
-#include "demangle.h"
-#include "kinds.h"
+#include "report/demangle.h"
+#include "report/kinds.h"
 #include "parse_kernel.h"
 #include "parse_text.h"
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* The de-duplication signature and the finding titles. */
 #include "../analyze/unit_helpers.h"
-#include "kinds.h"
+#include "report/kinds.h"
 #include "signature.h"
 #include <stdio.h>
 #include <string.h>

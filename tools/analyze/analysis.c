@@ -1,5 +1,5 @@
 #include "analysis.h"
-#include "kinds.h"
+#include "report/kinds.h"
 #include "util.h"
 #include <json-c/json.h>
 #include <stdlib.h>

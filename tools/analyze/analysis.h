@@ -8,7 +8,7 @@
 #include "report.h"
 #include "signature.h"
 #include "symbolize.h"
-#include "suppress.h"
+#include "report/suppress.h"
 
 enum az_status { AZ_NEW, AZ_BASELINE, AZ_SUPPRESSED };
 

@@ -1,11 +1,11 @@
 /* rtdd analyze: command line, then read every log, then write one output. */
 #include "analyze.h"
-#include "demangle.h"
+#include "report/demangle.h"
 #include "analysis.h"
 #include "output.h"
 #include "parser.h"
-#include "rt_fmt.h"
-#include "suppress.h"
+#include "core/rt_fmt.h"
+#include "report/suppress.h"
 #include "util.h"
 #include <errno.h>
 #include <sys/resource.h>

@@ -1,6 +1,6 @@
 #include "headline.h"
-#include "kinds.h"
-#include "suppress.h"
+#include "report/kinds.h"
+#include "report/suppress.h"
 #include <pthread.h>
 #include <string.h>
 

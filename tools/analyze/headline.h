@@ -1,5 +1,5 @@
 /* Recognises a report's kind from its headline, with the shapes of
- * detect/kinds.def (placeholders such as COMM/TID become wildcards) plus
+ * detect/report/kinds.def (placeholders such as COMM/TID become wildcards) plus
  * the kernel's own lockdep and -rt headlines for the same bugs. */
 #ifndef AZ_HEADLINE_H
 #define AZ_HEADLINE_H

@@ -1,5 +1,5 @@
 #include "kinddoc.h"
-#include "kinds.h"
+#include "report/kinds.h"
 #include "util.h"
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* Help text for a report kind, for SARIF rules and the HTML page: the
  * kind's page docs/kinds/KIND.md when it can be found at analysis time
  * (so the help follows the docs without a rebuild), otherwise the kind's
- * headline and title from detect/kinds.def. */
+ * headline and title from detect/report/kinds.def. */
 #ifndef AZ_KINDDOC_H
 #define AZ_KINDDOC_H
 

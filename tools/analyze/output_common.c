@@ -1,5 +1,5 @@
 #include "output.h"
-#include "kinds.h"
+#include "report/kinds.h"
 #include "util.h"
 #include <stdlib.h>
 #include <string.h>

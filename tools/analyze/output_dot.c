@@ -4,7 +4,7 @@
  * failing findings are drawn red. The same drawing serves the HTML page. */
 #include "output.h"
 #include "dot.h"
-#include "kinds.h"
+#include "report/kinds.h"
 #include "util.h"
 #include <string.h>
 

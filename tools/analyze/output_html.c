@@ -4,7 +4,7 @@
  * scripts or fonts. */
 #include "output.h"
 #include "dot.h"
-#include "kinds.h"
+#include "report/kinds.h"
 #include "util.h"
 #include <stdlib.h>
 #include <string.h>

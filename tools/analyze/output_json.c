@@ -1,7 +1,7 @@
 /* The JSON output: everything the analysis found, for scripts, and the
  * input of a later run's --baseline (which reads "findings[].signature"). */
 #include "output.h"
-#include "kinds.h"
+#include "report/kinds.h"
 #include "util.h"
 #include <json-c/json.h>
 

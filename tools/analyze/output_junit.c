@@ -3,7 +3,7 @@
  * suppressed ones <skipped>; truncated and corrupt reports go to
  * <system-err> so they are seen without failing a test of their own. */
 #include "output.h"
-#include "kinds.h"
+#include "report/kinds.h"
 #include "util.h"
 #include <stdlib.h>
 

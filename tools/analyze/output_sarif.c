@@ -6,7 +6,7 @@
  * truncated/corrupt reports as tool execution notifications. */
 #include "output.h"
 #include "kinddoc.h"
-#include "kinds.h"
+#include "report/kinds.h"
 #include "util.h"
 #include <json-c/json.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* The summary for people (REPORT-EXAMPLES.md, "The analyser's summary"). */
 #include "output.h"
-#include "kinds.h"
+#include "report/kinds.h"
 #include <string.h>
 
 static void plural(FILE *out, unsigned long n, const char *what)

@@ -1,5 +1,5 @@
 #include "parse_json.h"
-#include "kinds.h"
+#include "report/kinds.h"
 #include "parse_text.h"
 #include "util.h"
 #include <json-c/json.h>

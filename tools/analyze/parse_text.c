@@ -1,5 +1,5 @@
 #include "parse_text.h"
-#include "kinds.h"
+#include "report/kinds.h"
 #include "util.h"
 #include <string.h>
 

@@ -1,6 +1,6 @@
 #include "parser.h"
 #include "headline.h"
-#include "kinds.h"
+#include "report/kinds.h"
 #include "parse_json.h"
 #include "parse_kernel.h"
 #include "parse_text.h"

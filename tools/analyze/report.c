@@ -1,5 +1,5 @@
 #include "report.h"
-#include "demangle.h"
+#include "report/demangle.h"
 #include "util.h"
 #include <stdarg.h>
 #include <stdio.h>

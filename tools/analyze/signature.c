@@ -1,6 +1,6 @@
 #include "signature.h"
-#include "kinds.h"
-#include "suppress.h"
+#include "report/kinds.h"
+#include "report/suppress.h"
 #include "util.h"
 #include <stdio.h>
 #include <string.h>

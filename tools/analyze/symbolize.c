@@ -1,5 +1,5 @@
 #include "symbolize.h"
-#include "demangle.h"
+#include "report/demangle.h"
 #include "util.h"
 #include <dwarf.h>
 #include <elfutils/libdw.h>

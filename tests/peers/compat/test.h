@@ -60,4 +60,18 @@ static inline void print_address(const char *str, int n, ...) {
 
 const int kPCInc = 1;
 #define ASM_SYMBOL(symbol) #symbol
+/* The dynamic annotations (compat/annotations.c, a shared library the
+ * tests are linked with, as annotated programs ship them). */
+#ifdef __cplusplus
+extern "C" {
+#endif
+void AnnotateRWLockCreate(const char *file, int line, const volatile void *lock);
+void AnnotateRWLockCreateStatic(const char *file, int line, const volatile void *lock);
+void AnnotateRWLockDestroy(const char *file, int line, const volatile void *lock);
+void AnnotateRWLockAcquired(const char *file, int line, const volatile void *lock, long is_w);
+void AnnotateRWLockReleased(const char *file, int line, const volatile void *lock, long is_w);
+#ifdef __cplusplus
+}
+#endif
+
 #endif

@@ -1,5 +1,5 @@
 /* read_side_direct.c where glibc registers no rseq area: the runtime
- * registers its own per thread to read the CPU from (detect/cpu.h), so
+ * registers its own per thread to read the CPU from (detect/core/cpu.h), so
  * record mode stays on, as fast as with glibc's. */
 // expect: none
 // env: GLIBC_TUNABLES=glibc.pthread.rseq=0

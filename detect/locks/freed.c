@@ -1,0 +1,85 @@
+/* The active-lock-freed check: memory being freed must not contain a lock
+ * that any thread holds (lockdep checks only the freeing task; the -rt
+ * patch's check found the xfrm_policy bug this way). */
+#include "locks/locks.h"
+#include "locks/freegate.h"
+#include "locks/lazylock.h"
+#include "locks/lockdesc.h"
+#include "report/report.h"
+
+_Atomic unsigned rt_free_checks;
+
+struct free_ctx {
+    struct rt_thread *t;
+    uintptr_t start;
+    size_t len;
+    rt_stack_id free_stack;
+    int thread_exit; /* the range is the thread's own stack */
+    int unmapped;    /* the memory is gone already: judge by the held-lock records only */
+    const char *what; /* what the memory was, when not a heap block */
+};
+
+static void report_freed_lock(struct free_ctx *c, struct rt_lock *l)
+{
+    char comm[32];
+    /* A bit lock's object is its word: the holders' line below names the bit. */
+    uintptr_t addr = rt_lock_object_start(__atomic_load_n(&l->addr, __ATOMIC_RELAXED));
+    if (!c->free_stack && !c->thread_exit)
+        c->free_stack = rt_stack_capture((unsigned)rt_opt.stack_depth);
+    rt_thread_comm(c->t->tid, comm, sizeof comm);
+    struct rt_report *r = rt_report_begin(RT_KIND_ACTIVE_LOCK_FREED, c->t->tid);
+    if (!r)
+        return;
+    rt_report_headline(r, "BUG: %s/%d, active lock [0x%lx(0x%lx-0x%lx)] freed!", comm, c->t->tid,
+                       (unsigned long)addr, (unsigned long)c->start, (unsigned long)(c->start + c->len));
+    if (c->thread_exit)
+        rt_report_text(r, "memory [0x%lx-0x%lx] is the stack of %s/%d, which is exiting:", (unsigned long)c->start,
+                       (unsigned long)(c->start + c->len), comm, c->t->tid);
+    else if (c->what)
+        rt_report_stack(r, c->free_stack, "memory [0x%lx-0x%lx], %s, unmapped by %s/%d at:", (unsigned long)c->start,
+                        (unsigned long)(c->start + c->len), c->what, comm, c->t->tid);
+    else
+        rt_report_stack(r, c->free_stack, "memory [0x%lx-0x%lx] freed by %s/%d at:", (unsigned long)c->start,
+                        (unsigned long)(c->start + c->len), comm, c->t->tid);
+    rt_report_holders(r, l, c->t->tid);
+    rt_report_stack(r, l->init_stack, "the lock was %s by thread %d at:",
+                    l->statically_initialized ? "statically initialized; first used" : "initialized", l->init_tid);
+    rt_report_finish(r);
+}
+
+static void check_lock(struct rt_lock *l, void *arg)
+{
+    struct free_ctx *c = arg;
+    if (c->unmapped ? rt_lock_is_held_by_record(l) : rt_lock_is_held(l))
+        report_freed_lock(c, l);
+    rt_lock_retire(l, c->unmapped);
+}
+
+/* A lazy mutex in the range: unlocked (its word says so), it never needed
+ * a record; otherwise it gets one now and is judged as any other. */
+static void check_lazy(uintptr_t addr, const struct rt_lazy_init *init, void *arg)
+{
+    struct free_ctx *c = arg;
+    if (!c->unmapped && rt_mutex_word_unlocked(addr))
+        return;
+    struct rt_lock *l = rt_lock_record_lazy(addr, init);
+    if (l)
+        check_lock(l, c);
+}
+
+void rt_on_free(struct rt_thread *t, uintptr_t start, size_t len, uintptr_t pc)
+{
+    (void)pc;
+    /* pc 0: the thread's stack at its exit, where no free() stack exists. */
+    struct free_ctx c = { t, start, len, 0, pc == 0, 0, NULL };
+    rt_lazylock_take_range(start, len, check_lazy, &c);
+    rt_locktab_for_range(start, len, check_lock, &c);
+}
+
+void rt_on_unmapped(struct rt_thread *t, uintptr_t start, size_t len, const char *what, uintptr_t pc)
+{
+    struct free_ctx c = { t, start, len, 0, 0, 1, what };
+    (void)pc;
+    rt_lazylock_take_range(start, len, check_lazy, &c);
+    rt_locktab_for_range(start, len, check_lock, &c);
+}
