@@ -24,7 +24,11 @@ static int cond_shared(const void *c)
     return (__atomic_load_n(&((const pthread_cond_t *)c)->__data.__wrefs, __ATOMIC_RELAXED) & 1) != 0;
 }
 
-#define COND_BODY(cond, mutex, timed, real_call, how_of)                        \
+/* check: r is an error number, its failure reported after the wait's
+ * bookkeeping (failed-call, lockwrap.h), under the name call; C11's
+ * thrd_error says nothing more. */
+#define COND_BODY(cond, mutex, timed, real_call, how_of, check, call, flags)    \
+    RTI_FAIL_MARK();                                                            \
     uintptr_t pc = RTI_CALLER();                                                \
     struct rt_thread *t = rti_enter();                                          \
     if (unlikely(!t))                                                           \
@@ -41,6 +45,8 @@ static int cond_shared(const void *c)
     rti_guard++;                                                                \
     rt_on_cond_wait_end(t, (uintptr_t)(cond), (uintptr_t)(mutex), how_of(r), pc); \
     rti_guard--;                                                                \
+    if ((check) && unlikely(r != 0) && !rt_call_failure_normal(r, (flags)))     \
+        rti_call_failed((call), (uintptr_t)(cond), r, rti_mark, pc);            \
     return r
 
 /* How the wait ended (detect/locks/locks.h): an error other than a timeout (or a
@@ -52,18 +58,20 @@ static int cond_shared(const void *c)
 
 RTI_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 {
-    COND_BODY(c, m, 0, rti_real.cond_wait(c, m), PTHREAD_WAIT_HOW);
+    COND_BODY(c, m, 0, rti_real.cond_wait(c, m), PTHREAD_WAIT_HOW, 1, "pthread_cond_wait", 0);
 }
 
 RTI_EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *abstime)
 {
-    COND_BODY(c, m, 1, rti_real.cond_timedwait(c, m, abstime), PTHREAD_WAIT_HOW);
+    COND_BODY(c, m, 1, rti_real.cond_timedwait(c, m, abstime), PTHREAD_WAIT_HOW, 1, "pthread_cond_timedwait",
+              RT_CALL_TIMED);
 }
 
 RTI_EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clock,
                                       const struct timespec *abstime)
 {
-    COND_BODY(c, m, 1, rti_real.cond_clockwait(c, m, clock, abstime), PTHREAD_WAIT_HOW);
+    COND_BODY(c, m, 1, rti_real.cond_clockwait(c, m, clock, abstime), PTHREAD_WAIT_HOW, 1, "pthread_cond_clockwait",
+              RT_CALL_TIMED);
 }
 
 /* Signals and broadcasts: who wakes the condition's waiters, and with
@@ -71,10 +79,12 @@ RTI_EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clo
 /* A condvar's signal or broadcast, and then the waiters it released
  * (counted after the call: a waiter it woke was counted before). */
 #define COND_SIGNAL_BODY(c, all, real_call)                                     \
+    RTI_FAIL_MARK();                                                            \
     uintptr_t pc = RTI_CALLER();                                                \
     struct rt_thread *t = rti_enter();                                          \
     if (unlikely(!t))                                                           \
         return rti_resolved() ? (real_call) : 0;                                \
+    rt_on_cond_signal(t, (uintptr_t)(c), pc); /* before its lookups fill the cache */ \
     rt_on_event_signal(t, (uintptr_t)(c), RT_LOCK_COND, pc);                    \
     rti_leave();                                                                \
     int r = (real_call);                                                        \
@@ -85,12 +95,12 @@ RTI_EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clo
 
 RTI_EXPORT int pthread_cond_signal(pthread_cond_t *c)
 {
-    COND_SIGNAL_BODY(c, 0, rti_real.cond_signal(c));
+    COND_SIGNAL_BODY(c, 0, RTI_CHECKED("pthread_cond_signal", c, 0, rti_real.cond_signal(c)));
 }
 
 RTI_EXPORT int pthread_cond_broadcast(pthread_cond_t *c)
 {
-    COND_SIGNAL_BODY(c, 1, rti_real.cond_broadcast(c));
+    COND_SIGNAL_BODY(c, 1, RTI_CHECKED("pthread_cond_broadcast", c, 0, rti_real.cond_broadcast(c)));
 }
 
 /* glibc's cnd_signal calls its pthread code directly, not the symbols above. */
@@ -108,7 +118,10 @@ RTI_EXPORT int pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *at
 {
     if (unlikely(!rti_resolved()))
         return 0;
-    return rti_after_init(rti_real.cond_init(c, attr), (uintptr_t)c, RT_LOCK_COND, RTI_CALLER());
+    RTI_FAIL_MARK();
+    uintptr_t pc = RTI_CALLER();
+    return rti_after_init(RTI_CHECKED("pthread_cond_init", c, 0, rti_real.cond_init(c, attr)), (uintptr_t)c,
+                          RT_LOCK_COND, pc);
 }
 
 /* glibc's destroy waits for the threads blocked on the condition: then it
@@ -117,6 +130,7 @@ RTI_EXPORT int pthread_cond_destroy(pthread_cond_t *c)
 {
     if (unlikely(!rti_resolved()))
         return 0;
+    RTI_FAIL_MARK();
     uintptr_t pc = RTI_CALLER();
     struct rt_thread *t = rti_enter();
     int waits = 0;
@@ -130,17 +144,18 @@ RTI_EXPORT int pthread_cond_destroy(pthread_cond_t *c)
         rt_on_cond_destroy_end(t, (uintptr_t)c, pc);
         rti_guard--;
     }
+    RTI_CHECK_FAILED("pthread_cond_destroy", c, 0, r);
     return r;
 }
 
 RTI_EXPORT int cnd_wait(cnd_t *c, mtx_t *m)
 {
-    COND_BODY(c, m, 0, rti_real.cnd_wait(c, m), C11_WAIT_HOW);
+    COND_BODY(c, m, 0, rti_real.cnd_wait(c, m), C11_WAIT_HOW, 0, "cnd_wait", 0);
 }
 
 RTI_EXPORT int cnd_timedwait(cnd_t *restrict c, mtx_t *restrict m, const struct timespec *restrict ts)
 {
-    COND_BODY(c, m, 1, rti_real.cnd_timedwait(c, m, ts), C11_WAIT_HOW);
+    COND_BODY(c, m, 1, rti_real.cnd_timedwait(c, m, ts), C11_WAIT_HOW, 0, "cnd_timedwait", 0);
 }
 
 /* mtx_t is glibc's pthread_mutex_t underneath. */

@@ -222,6 +222,37 @@ static inline void rti_after_destroy(int ok, uintptr_t obj, uintptr_t pc)
     }
 }
 
+/* failed-call (detect/locks/failedcall.h): the wrapper notes, first thing, how
+ * many reports its thread has begun (RTI_FAIL_MARK); RTI_CHECKED then
+ * reports the real call's failure, unless it is one the call's normal use
+ * gives (flags: RT_CALL_*) or a check already reported on this call (its
+ * report wins: destroy-locked, recursive-locking, cond-misuse, ...).
+ * A failure costs the wrapper a compare; success nothing more. Uses the
+ * body's pc. */
+#define RTI_FAIL_MARK() unsigned rti_mark __attribute__((unused)) = rt_reports_begun_here
+RT_HIDDEN void rti_call_failed(const char *call, uintptr_t obj, int err, unsigned mark, uintptr_t pc);
+#define RTI_CHECKED(call, obj, flags, real_call)                                                      \
+    ({                                                                                                \
+        int rc_ = (real_call);                                                                        \
+        RTI_CHECK_FAILED(call, obj, flags, rc_);                                                      \
+        rc_;                                                                                          \
+    })
+/* The check alone, on an error number r the wrapper judged first (a
+ * destroy is judged after its call: its report comes first). */
+#define RTI_CHECK_FAILED(call, obj, flags, r)                                                         \
+    do {                                                                                              \
+        if (unlikely((r) != 0) && !rt_call_failure_normal((r), (flags)))                              \
+            rti_call_failed((call), (uintptr_t)(obj), (r), rti_mark, pc);                             \
+    } while (0)
+/* The same for a call that returns -1 and sets errno (sem_*). */
+#define RTI_CHECKED_ERRNO(call, obj, flags, real_call)                                                \
+    ({                                                                                                \
+        int rc_ = (real_call), e_;                                                                    \
+        if (unlikely(rc_ != 0) && !rt_call_failure_normal(e_ = errno, (flags)))                       \
+            rti_call_failed((call), (uintptr_t)(obj), e_, rti_mark, pc);                              \
+        rc_;                                                                                          \
+    })
+
 /* A robust mutex whose owner died is acquired, in an inconsistent state. */
 #define RTI_PTHREAD_OK(r) (likely((r) == 0) || (r) == EOWNERDEAD)
 #endif

@@ -21,8 +21,11 @@ RTI_EXPORT int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t 
 {
     if (unlikely(!rti_resolved()))
         return 0;
-    rti_before_init((uintptr_t)m, 0, RTI_CALLER());
-    int r = rti_real.mutex_init(m, attr); /* the type is read from the initialized object */
+    RTI_FAIL_MARK();
+    uintptr_t pc = RTI_CALLER();
+    rti_before_init((uintptr_t)m, 0, pc);
+    /* the type is read from the initialized object */
+    int r = RTI_CHECKED("pthread_mutex_init", m, 0, rti_real.mutex_init(m, attr));
     rti_after_init(r, (uintptr_t)m, mutex_type(m), RTI_CALLER());
     int pshared;
     struct rt_lock *l;
@@ -38,8 +41,11 @@ RTI_EXPORT int pthread_mutex_destroy(pthread_mutex_t *m)
 {
     if (unlikely(!rti_resolved()))
         return 0;
+    RTI_FAIL_MARK();
+    uintptr_t pc = RTI_CALLER();
     int r = rti_real.mutex_destroy(m);
-    rti_after_destroy(r == 0, (uintptr_t)m, RTI_CALLER());
+    rti_after_destroy(r == 0, (uintptr_t)m, pc);
+    RTI_CHECK_FAILED("pthread_mutex_destroy", m, 0, r);
     return r;
 }
 
@@ -51,8 +57,10 @@ RTI_EXPORT int pthread_mutex_destroy(pthread_mutex_t *m)
 /* Every kind, nested, contended. */
 static __attribute__((noinline)) int mutex_lock_general(pthread_mutex_t *m, uintptr_t caller)
 {
+    RTI_FAIL_MARK();
     rti_check_destroyed_mutex(m, "pthread_mutex_lock", caller);
-    RTI_LOCK_BODY_AT(caller, m, mutex_type(m), RTI_AS_IS, 0, MUTEX_BLOCKING(rti_real.mutex_lock(m)), RTI_PTHREAD_OK);
+    RTI_LOCK_BODY_AT(caller, m, mutex_type(m), RTI_AS_IS, 0,
+                     MUTEX_BLOCKING(RTI_CHECKED("pthread_mutex_lock", m, 0, rti_real.mutex_lock(m))), RTI_PTHREAD_OK);
 }
 
 RTI_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
@@ -62,21 +70,29 @@ RTI_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
 
 RTI_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m)
 {
+    RTI_FAIL_MARK();
     rti_check_destroyed_mutex(m, "pthread_mutex_trylock", RTI_CALLER());
-    RTI_LOCK_BODY(m, mutex_type(m), RT_ACQ_TRY, rti_real.mutex_trylock(m), RTI_PTHREAD_OK);
+    RTI_LOCK_BODY(m, mutex_type(m), RT_ACQ_TRY,
+                  RTI_CHECKED("pthread_mutex_trylock", m, RT_CALL_TRY, rti_real.mutex_trylock(m)), RTI_PTHREAD_OK);
 }
 
 RTI_EXPORT int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abstime)
 {
+    RTI_FAIL_MARK();
     rti_check_destroyed_mutex(m, "pthread_mutex_timedlock", RTI_CALLER());
-    RTI_LOCK_BODY(m, mutex_type(m), RT_ACQ_TIMED, MUTEX_TIMED_BLOCKING(rti_real.mutex_timedlock(m, abstime)),
+    RTI_LOCK_BODY(m, mutex_type(m), RT_ACQ_TIMED,
+                  MUTEX_TIMED_BLOCKING(RTI_CHECKED("pthread_mutex_timedlock", m, RT_CALL_TIMED,
+                                                   rti_real.mutex_timedlock(m, abstime))),
                   RTI_PTHREAD_OK);
 }
 
 RTI_EXPORT int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clock, const struct timespec *abstime)
 {
+    RTI_FAIL_MARK();
     rti_check_destroyed_mutex(m, "pthread_mutex_clocklock", RTI_CALLER());
-    RTI_LOCK_BODY(m, mutex_type(m), RT_ACQ_TIMED, MUTEX_TIMED_BLOCKING(rti_real.mutex_clocklock(m, clock, abstime)),
+    RTI_LOCK_BODY(m, mutex_type(m), RT_ACQ_TIMED,
+                  MUTEX_TIMED_BLOCKING(RTI_CHECKED("pthread_mutex_clocklock", m, RT_CALL_TIMED,
+                                                   rti_real.mutex_clocklock(m, clock, abstime))),
                   RTI_PTHREAD_OK);
 }
 

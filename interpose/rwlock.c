@@ -17,8 +17,11 @@ RTI_EXPORT int pthread_rwlock_init(pthread_rwlock_t *rw, const pthread_rwlockatt
 {
     if (unlikely(!rti_resolved()))
         return 0;
-    rti_before_init((uintptr_t)rw, 0, RTI_CALLER());
-    int r = rti_after_init(rti_real.rwlock_init(rw, attr), (uintptr_t)rw, RT_LOCK_RWLOCK, RTI_CALLER());
+    RTI_FAIL_MARK();
+    uintptr_t pc = RTI_CALLER();
+    rti_before_init((uintptr_t)rw, 0, pc);
+    int r = rti_after_init(RTI_CHECKED("pthread_rwlock_init", rw, 0, rti_real.rwlock_init(rw, attr)), (uintptr_t)rw,
+                           RT_LOCK_RWLOCK, pc);
     if (r == 0)
         note_kind(rt_locktab_find((uintptr_t)rw), rw);
     return r;
@@ -28,8 +31,11 @@ RTI_EXPORT int pthread_rwlock_destroy(pthread_rwlock_t *rw)
 {
     if (unlikely(!rti_resolved()))
         return 0;
+    RTI_FAIL_MARK();
+    uintptr_t pc = RTI_CALLER();
     int r = rti_real.rwlock_destroy(rw);
-    rti_after_destroy(r == 0, (uintptr_t)rw, RTI_CALLER());
+    rti_after_destroy(r == 0, (uintptr_t)rw, pc);
+    RTI_CHECK_FAILED("pthread_rwlock_destroy", rw, 0, r);
     return r;
 }
 
@@ -38,6 +44,8 @@ RTI_EXPORT int pthread_rwlock_destroy(pthread_rwlock_t *rw)
 #define RW_BODY(rw, flags, call) RTI_LOCK_BODY_FIX(rw, RT_LOCK_RWLOCK, RW_KIND, flags, call, RW_OK)
 #define RW_KIND(l) note_kind((l), rw)
 #define RW_OK(r) ((r) == 0)
+/* The real call, its failure reported (failed-call; lockwrap.h). */
+#define RW_CALL(name, flags, call) RTI_CHECKED("pthread_rwlock_" #name, rw, (flags), call)
 /* glibc's state (nptl/pthread_rwlock_common.c): a writer owns the lock, or
  * readers hold it (counted above bit 3 of __readers). Peeks only. */
 #define RW_WRITER(rw) (__atomic_load_n(&(rw)->__data.__cur_writer, __ATOMIC_RELAXED) != 0)
@@ -53,42 +61,58 @@ RTI_EXPORT int pthread_rwlock_destroy(pthread_rwlock_t *rw)
 
 RTI_EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t *rw)
 {
-    RW_BODY(rw, RT_ACQ_READ, RW_READ_BLOCKING(rti_real.rwlock_rdlock(rw)));
+    RTI_FAIL_MARK();
+    RW_BODY(rw, RT_ACQ_READ, RW_READ_BLOCKING(RW_CALL(rdlock, 0, rti_real.rwlock_rdlock(rw))));
 }
 
 RTI_EXPORT int pthread_rwlock_tryrdlock(pthread_rwlock_t *rw)
 {
-    RW_BODY(rw, RT_ACQ_READ | RT_ACQ_TRY, rti_real.rwlock_tryrdlock(rw));
+    RTI_FAIL_MARK();
+    RW_BODY(rw, RT_ACQ_READ | RT_ACQ_TRY, RW_CALL(tryrdlock, RT_CALL_TRY, rti_real.rwlock_tryrdlock(rw)));
 }
 
 RTI_EXPORT int pthread_rwlock_timedrdlock(pthread_rwlock_t *rw, const struct timespec *abstime)
 {
-    RW_BODY(rw, RT_ACQ_READ | RT_ACQ_TIMED, RW_READ_BLOCKING_F(RT_ACQ_TIMED, rti_real.rwlock_timedrdlock(rw, abstime)));
+    RTI_FAIL_MARK();
+    RW_BODY(rw, RT_ACQ_READ | RT_ACQ_TIMED,
+            RW_READ_BLOCKING_F(RT_ACQ_TIMED,
+                RW_CALL(timedrdlock, RT_CALL_TIMED, rti_real.rwlock_timedrdlock(rw, abstime))));
 }
 
 RTI_EXPORT int pthread_rwlock_clockrdlock(pthread_rwlock_t *rw, clockid_t clock, const struct timespec *abstime)
 {
-    RW_BODY(rw, RT_ACQ_READ | RT_ACQ_TIMED, RW_READ_BLOCKING_F(RT_ACQ_TIMED, rti_real.rwlock_clockrdlock(rw, clock, abstime)));
+    RTI_FAIL_MARK();
+    RW_BODY(rw, RT_ACQ_READ | RT_ACQ_TIMED,
+            RW_READ_BLOCKING_F(RT_ACQ_TIMED,
+                RW_CALL(clockrdlock, RT_CALL_TIMED, rti_real.rwlock_clockrdlock(rw, clock, abstime))));
 }
 
 RTI_EXPORT int pthread_rwlock_wrlock(pthread_rwlock_t *rw)
 {
-    RW_BODY(rw, 0, RW_WRITE_BLOCKING(rti_real.rwlock_wrlock(rw)));
+    RTI_FAIL_MARK();
+    RW_BODY(rw, 0, RW_WRITE_BLOCKING(RW_CALL(wrlock, 0, rti_real.rwlock_wrlock(rw))));
 }
 
 RTI_EXPORT int pthread_rwlock_trywrlock(pthread_rwlock_t *rw)
 {
-    RW_BODY(rw, RT_ACQ_TRY, rti_real.rwlock_trywrlock(rw));
+    RTI_FAIL_MARK();
+    RW_BODY(rw, RT_ACQ_TRY, RW_CALL(trywrlock, RT_CALL_TRY, rti_real.rwlock_trywrlock(rw)));
 }
 
 RTI_EXPORT int pthread_rwlock_timedwrlock(pthread_rwlock_t *rw, const struct timespec *abstime)
 {
-    RW_BODY(rw, RT_ACQ_TIMED, RW_WRITE_BLOCKING_F(RT_ACQ_TIMED, rti_real.rwlock_timedwrlock(rw, abstime)));
+    RTI_FAIL_MARK();
+    RW_BODY(rw, RT_ACQ_TIMED,
+            RW_WRITE_BLOCKING_F(RT_ACQ_TIMED,
+                RW_CALL(timedwrlock, RT_CALL_TIMED, rti_real.rwlock_timedwrlock(rw, abstime))));
 }
 
 RTI_EXPORT int pthread_rwlock_clockwrlock(pthread_rwlock_t *rw, clockid_t clock, const struct timespec *abstime)
 {
-    RW_BODY(rw, RT_ACQ_TIMED, RW_WRITE_BLOCKING_F(RT_ACQ_TIMED, rti_real.rwlock_clockwrlock(rw, clock, abstime)));
+    RTI_FAIL_MARK();
+    RW_BODY(rw, RT_ACQ_TIMED,
+            RW_WRITE_BLOCKING_F(RT_ACQ_TIMED,
+                RW_CALL(clockwrlock, RT_CALL_TIMED, rti_real.rwlock_clockwrlock(rw, clock, abstime))));
 }
 
 /* glibc's rwlock: neither write-locked (bit 1) nor any reader (bits 3 and up). */

@@ -52,6 +52,7 @@ static void sem_wait_cancelled(void *arg)
  * timed waits check their timeout before they take a count (EINVAL even
  * when the count is there): they have no fast path. */
 #define SEM_WAIT_BODY(s, timed, call, real_call)                                \
+    RTI_FAIL_MARK();                                                            \
     uintptr_t pc = RTI_CALLER();                                                \
     struct rt_thread *t = rti_self;                                             \
     if (!(timed) && likely(sem_fast(t, s) != NULL)) {                           \
@@ -78,17 +79,20 @@ static void sem_wait_cancelled(void *arg)
 
 RTI_EXPORT int sem_wait(sem_t *s)
 {
-    SEM_WAIT_BODY(s, 0, "sem_wait", rti_real.sem_wait(s));
+    SEM_WAIT_BODY(s, 0, "sem_wait", RTI_CHECKED_ERRNO("sem_wait", s, RT_CALL_SIGNALS, rti_real.sem_wait(s)));
 }
 
 RTI_EXPORT int sem_timedwait(sem_t *restrict s, const struct timespec *restrict abstime)
 {
-    SEM_WAIT_BODY(s, 1, "sem_timedwait", rti_real.sem_timedwait(s, abstime));
+    SEM_WAIT_BODY(s, 1, "sem_timedwait",
+                  RTI_CHECKED_ERRNO("sem_timedwait", s, RT_CALL_SIGNALS | RT_CALL_TIMED, rti_real.sem_timedwait(s, abstime)));
 }
 
 RTI_EXPORT int sem_clockwait(sem_t *restrict s, clockid_t clock, const struct timespec *restrict abstime)
 {
-    SEM_WAIT_BODY(s, 1, "sem_clockwait", rti_real.sem_clockwait(s, clock, abstime));
+    SEM_WAIT_BODY(s, 1, "sem_clockwait",
+                  RTI_CHECKED_ERRNO("sem_clockwait", s, RT_CALL_SIGNALS | RT_CALL_TIMED,
+                                    rti_real.sem_clockwait(s, clock, abstime)));
 }
 
 /* Never blocks: judged, and a success acquires what the poster released. */
@@ -138,6 +142,7 @@ static int sem_post_overflowed(sem_t *s, int r, uintptr_t pc)
 
 RTI_EXPORT int sem_post(sem_t *s)
 {
+    RTI_FAIL_MARK();
     uintptr_t pc = RTI_CALLER();
     struct rt_thread *t = rti_self;
     struct rt_lock *l = sem_fast(t, s);
@@ -155,7 +160,13 @@ RTI_EXPORT int sem_post(sem_t *s)
         rt_on_sem_post(t, l, pc);
     rti_leave();
     int r = rti_real.sem_post(s);
-    return likely(r == 0) ? 0 : sem_post_overflowed(s, r, pc);
+    if (likely(r == 0))
+        return 0;
+    int err = errno;
+    sem_post_overflowed(s, r, pc); /* sem-misuse: the count past SEM_VALUE_MAX */
+    errno = err;
+    RTI_CHECK_FAILED("sem_post", s, 0, err); /* unless that report came */
+    return r;
 }
 
 /* A semaphore made where another object lived is a new object: the old
@@ -164,27 +175,35 @@ RTI_EXPORT int sem_init(sem_t *s, int pshared, unsigned value)
 {
     if (unlikely(!rti_resolved()))
         return 0;
+    RTI_FAIL_MARK();
+    uintptr_t pc = RTI_CALLER();
     struct rt_thread *t;
     if ((value > SEM_VALUE_MAX || rt_filter_test(rt_line_filter, (uintptr_t)s >> RT_LINE_SHIFT)) &&
         (t = rti_enter()) != NULL) {
-        rt_on_sem_init(t, (uintptr_t)s, value, SEM_VALUE_MAX, RTI_CALLER());
+        rt_on_sem_init(t, (uintptr_t)s, value, SEM_VALUE_MAX, pc);
         if (value <= SEM_VALUE_MAX)
-            rt_on_lock_reinit(t, (uintptr_t)s, RTI_CALLER());
+            rt_on_lock_reinit(t, (uintptr_t)s, pc);
         rti_leave();
     }
-    return rti_after_init(rti_real.sem_init(s, pshared, value), (uintptr_t)s, RT_LOCK_SEM, RTI_CALLER());
+    return rti_after_init(RTI_CHECKED_ERRNO("sem_init", s, 0, rti_real.sem_init(s, pshared, value)), (uintptr_t)s,
+                          RT_LOCK_SEM, pc);
 }
 
 RTI_EXPORT int sem_destroy(sem_t *s)
 {
     if (unlikely(!rti_resolved()))
         return 0;
+    RTI_FAIL_MARK();
+    uintptr_t pc = RTI_CALLER();
     struct rt_thread *t = rti_enter();
     if (t) {
-        rt_on_sem_destroy(t, (uintptr_t)s, sem_word(s), RTI_CALLER());
+        rt_on_sem_destroy(t, (uintptr_t)s, sem_word(s), pc);
         rti_leave();
     }
-    return rti_real.sem_destroy(s);
+    int r = rti_real.sem_destroy(s);
+    if (r != 0)
+        RTI_CHECK_FAILED("sem_destroy", s, 0, errno);
+    return r;
 }
 
 /* Named semaphores: the address sem_open returns is the semaphore until

@@ -180,6 +180,7 @@ void rt_on_cond_wait_begin(struct rt_thread *t, uintptr_t cond, uintptr_t mutex,
         }
     }
     if (c && h) {
+        rt_cond_note_waiter(t, c, h, pc);
         /* The first waiter names the mutex; a waiter that finds none named
          * yet (the first is between its count and its store) names it. */
         uintptr_t expected = 0;

@@ -5,9 +5,11 @@
 #ifndef RTDD_WATCHDOG_H
 #define RTDD_WATCHDOG_H
 #include "core/core.h"
+#include "hang/condsignal.h"
 #include "hang/condwait.h"
 #include "hang/lockdump.h"
 #include "hang/threadends.h"
+#include "hang/holdtime.h"
 #include <stdint.h>
 
 struct rt_thread;

@@ -10,7 +10,6 @@
 #include "core/core.h"
 #include "report/report.h"
 #include "hang/hang.h"
-#include "locks/holdtime.h"
 
 /* A global pc -> stack map, so each call site's stack is captured once per
  * process; the per-thread cache in front keeps the hot path local. */
@@ -250,9 +249,7 @@ void rt_on_lock_init(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type
     if (!rt_lock_type_is_event(type) && rt_opt.lock_classes == RT_CLASSES_AUTO && rt_opt.detect_deadlocks)
         l->group = rt_lockgroup_get(pc, type);
     /* A lock is often taken right after it is made. */
-    unsigned slot = (unsigned)(addr >> 3) & (RT_LOCK_CACHE - 1);
-    t->lock_cache[slot].lock = l;
-    t->lock_cache[slot].id = __atomic_load_n(&l->id, __ATOMIC_RELAXED);
+    rt_lock_cache_fill(t, (unsigned)(addr >> 3) & (RT_LOCK_CACHE - 1), l);
 }
 
 void rt_on_lock_destroy(struct rt_thread *t, uintptr_t addr, uintptr_t pc)

@@ -6,6 +6,7 @@
 #define RTDD_ENGINE_H
 #include "core/core.h"
 #include "report/report.h"
+#include "locks/failedcall.h"
 #include "locks/freegate.h"
 #include "locks/invalid.h"
 #include "locks/lazylock.h"

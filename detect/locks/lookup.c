@@ -85,8 +85,7 @@ struct rt_lock *rt_lock_lookup_slow(struct rt_thread *t, uintptr_t addr, enum rt
             l->class_key = pc;
         l->history_known = 1;
     }
-    t->lock_cache[slot].lock = l;
-    t->lock_cache[slot].id = __atomic_load_n(&l->id, __ATOMIC_RELAXED);
+    rt_lock_cache_fill(t, slot, l);
     return l;
 }
 

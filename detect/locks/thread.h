@@ -11,6 +11,7 @@
 
 #define RT_HELD_INLINE 32
 #define RT_LOCK_CACHE 64
+#define RT_CACHE_VICTIMS 4
 #define RT_SITE_CACHE RTDD_RCU_REC_SITES
 
 enum rt_hold_mode { RT_HOLD_WRITE = 0, RT_HOLD_READ = 1 };
@@ -32,7 +33,7 @@ struct rt_held {
         };
         uint64_t state;      /* all four, written and tested at once on the fast paths */
     };
-    uint64_t taken_ns;       /* when it was taken, with hold_threshold_ms only (holdtime.c) */
+    uint64_t taken_ns;       /* when it was taken, with hold_threshold_ms only (hang/holdtime.c) */
 };
 
 /* The id of an unnamed entry: a lazy mutex (lazylock.h) taken with nothing
@@ -131,7 +132,23 @@ struct rt_thread {
     struct rcu_list_head link;      /* registry of live threads (RCU list) */
     struct rcu_head reclaim;        /* back to the pool after a grace period */
     struct rt_held_retired *retired; /* outgrown held arrays, freed with the record */
+    /* Addresses of the locks the lock cache evicted last (a ring): with the
+     * cache, the locks the thread used lately (hang/condsignal.c). Last: the
+     * fields above keep their offsets. */
+    uintptr_t cache_victims[RT_CACHE_VICTIMS];
+    unsigned cache_victim_next;
 };
+
+/* Caches lock l in slot of t's lock cache (a slow path); an evicted
+ * lock's address goes to the victims' ring. */
+static inline void rt_lock_cache_fill(struct rt_thread *t, unsigned slot, struct rt_lock *l)
+{
+    struct rt_lock *old = t->lock_cache[slot].lock;
+    if (old && old != l)
+        t->cache_victims[t->cache_victim_next++ % RT_CACHE_VICTIMS] = __atomic_load_n(&old->addr, __ATOMIC_RELAXED);
+    t->lock_cache[slot].lock = l;
+    t->lock_cache[slot].id = __atomic_load_n(&l->id, __ATOMIC_RELAXED);
+}
 
 /* The CPU the thread runs on (-1: unknown), from its CPU word (t->rcu.cpu_id,
  * cpu.h); _fast only where rt_cpu_rseq is known to be 1. */

@@ -48,6 +48,8 @@ static __thread unsigned in_flight_here __attribute__((tls_model("initial-exec")
  * child shares this memory with its parent. */
 static _Atomic int closed_by;
 static __thread int closing_here __attribute__((tls_model("initial-exec")));
+/* Reports this thread began (report.h). */
+__thread unsigned rt_reports_begun_here __attribute__((tls_model("initial-exec")));
 
 /* Keys of reports already written, for de-duplication. */
 #define SEEN_SLOTS 8192
@@ -99,6 +101,7 @@ void rt_thread_comm(int tid, char *out, size_t cap)
 
 struct rt_report *rt_report_begin(enum rt_kind kind, int tid)
 {
+    rt_reports_begun_here++;
     struct rt_report *r = rt_pool_get(&report_pool);
     if (!r) {
         rt_out_of_memory("a report");

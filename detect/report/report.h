@@ -74,6 +74,11 @@ unsigned rt_report_wait_in_flight(unsigned max_ms);
  * is not counted, its thread waiting for the exit to end it. */
 unsigned rt_report_close(unsigned max_ms);
 
+/* Reports the calling thread began (rt_report_begin), whether written,
+ * suppressed or dropped as duplicates: a wrapper compares it across a call
+ * to learn whether a check already reported on it (failed-call). */
+extern __thread unsigned rt_reports_begun_here __attribute__((tls_model("initial-exec")));
+
 /* Thread name of tid from /proc (no stdio, no allocation). */
 void rt_thread_comm(int tid, char *out, size_t cap);
 void rt_report_after_fork(void);

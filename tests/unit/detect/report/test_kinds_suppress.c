@@ -5,7 +5,7 @@
 
 START_TEST(kinds_table_matches_contract_headlines)
 {
-    ck_assert_int_eq(RT_KIND_COUNT, 31);
+    ck_assert_int_eq(RT_KIND_COUNT, 33);
     for (int k = 0; k < RT_KIND_COUNT; k++) {
         const struct rt_kind_info *i = &rt_kind_table[k];
         ck_assert_int_eq(rt_kind_lookup(i->name, strlen(i->name)), k);
@@ -18,6 +18,8 @@ START_TEST(kinds_table_matches_contract_headlines)
     ck_assert_int_eq(rt_kind_table[RT_KIND_INVALID_LOCK].severity, RT_SEV_WARNING);
     ck_assert_int_eq(rt_kind_table[RT_KIND_SEM_MISUSE].severity, RT_SEV_WARNING);
     ck_assert_int_eq(rt_kind_table[RT_KIND_BARRIER_MISUSE].severity, RT_SEV_WARNING);
+    ck_assert_int_eq(rt_kind_table[RT_KIND_FAILED_CALL].severity, RT_SEV_WARNING);
+    ck_assert_int_eq(rt_kind_table[RT_KIND_COND_SIGNAL_UNLOCKED].severity, RT_SEV_INFO);
 }
 END_TEST
 

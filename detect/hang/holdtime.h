@@ -4,7 +4,7 @@
  * on, and then the lock fast paths are off: nothing is paid otherwise. */
 #ifndef RTDD_HOLDTIME_H
 #define RTDD_HOLDTIME_H
-#include "locks/thread.h"
+#include "locks/locks.h"
 #include <stdint.h>
 #include <time.h>
 

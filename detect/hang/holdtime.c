@@ -1,6 +1,6 @@
 /* lock-held-too-long (holdtime.h): one INFO report per pair of places,
  * where the lock was taken and where it was released. */
-#include "locks/holdtime.h"
+#include "hang/holdtime.h"
 #include "locks/locks.h"
 #include "report/report.h"
 #include "core/core.h"
