@@ -1,6 +1,6 @@
 /* dlclose ends the life of the library's memory: locks in its data and
  * bss are forgotten (a library loaded again at the same address has new
- * locks), and one held then is an active lock freed. */
+ * locks), and one held across the dlclose is an active lock freed. */
 #include "interpose.h"
 #include "core/core.h"
 #include <dlfcn.h>
@@ -46,6 +46,7 @@ RTI_EXPORT int dlclose(void *handle)
         return -1;
     struct link_map *lm = NULL;
     struct library lib = { 0 };
+    struct rt_unmap_held held_before;
     char name[512];
     /* A dlclose from a destructor run by dlclose: the outer call sees
      * whatever goes away with it. */
@@ -59,6 +60,14 @@ RTI_EXPORT int dlclose(void *handle)
                 lib.name = name;
                 dl_iterate_phdr(find_library, &lib);
             }
+        }
+        if (lib.found && lib.nsegments) {
+            uintptr_t lo = lib.segment[0].lo, hi = lib.segment[0].hi;
+            for (unsigned i = 1; i < lib.nsegments; i++) {
+                lo = lib.segment[i].lo < lo ? lib.segment[i].lo : lo;
+                hi = lib.segment[i].hi > hi ? lib.segment[i].hi : hi;
+            }
+            rt_unmap_held_take(&held_before, lo, hi);
         }
         rti_leave();
     }
@@ -75,7 +84,8 @@ RTI_EXPORT int dlclose(void *handle)
             rt_buf_init(&b, what, sizeof what);
             rt_buf_printf(&b, "the data of %s, unloaded by dlclose()", name);
             for (unsigned i = 0; i < lib.nsegments; i++)
-                rt_on_unmapped(t, lib.segment[i].lo, lib.segment[i].hi - lib.segment[i].lo, what, RTI_CALLER());
+                rt_on_unmapped(t, lib.segment[i].lo, lib.segment[i].hi - lib.segment[i].lo, what, RTI_CALLER(),
+                               &held_before);
         }
         errno = saved;
         rti_leave();

@@ -17,6 +17,7 @@ struct free_ctx {
     int thread_exit; /* the range is the thread's own stack */
     int unmapped;    /* the memory is gone already: judge by the held-lock records only */
     const char *what; /* what the memory was, when not a heap block */
+    const struct rt_unmap_held *before; /* unmapped: the holds before it went */
 };
 
 static void report_freed_lock(struct free_ctx *c, struct rt_lock *l)
@@ -47,11 +48,32 @@ static void report_freed_lock(struct free_ctx *c, struct rt_lock *l)
     rt_report_finish(r);
 }
 
+/* Did a thread that holds l now hold it before the memory went? */
+static int held_since_before(const struct rt_unmap_held *b, const struct rt_lock *l)
+{
+    if (b->overflow)
+        return 1;
+    uintptr_t addr = __atomic_load_n(&l->addr, __ATOMIC_RELAXED);
+    int owner = rt_lock_owner(l, NULL), reader = 0;
+    if (!owner)
+        rt_lock_readers(l, &reader, NULL);
+    for (unsigned i = 0; i < b->n; i++)
+        if (b->held[i].addr == addr && (b->held[i].tid == owner || b->held[i].tid == reader))
+            return 1;
+    return 0;
+}
+
 static void check_lock(struct rt_lock *l, void *arg)
 {
     struct free_ctx *c = arg;
-    if (c->unmapped ? rt_lock_is_held_by_record(l) : rt_lock_is_held(l))
+    if (!c->unmapped) {
+        if (rt_lock_is_held(l))
+            report_freed_lock(c, l);
+    } else if (rt_lock_is_held_by_record(l)) {
+        if (!held_since_before(c->before, l))
+            return; /* taken in what was mapped there since */
         report_freed_lock(c, l);
+    }
     rt_lock_retire(l, c->unmapped);
 }
 
@@ -71,14 +93,43 @@ void rt_on_free(struct rt_thread *t, uintptr_t start, size_t len, uintptr_t pc)
 {
     (void)pc;
     /* pc 0: the thread's stack at its exit, where no free() stack exists. */
-    struct free_ctx c = { t, start, len, 0, pc == 0, 0, NULL };
+    struct free_ctx c = { t, start, len, 0, pc == 0, 0, NULL, NULL };
     rt_lazylock_take_range(start, len, check_lazy, &c);
     rt_locktab_for_range(start, len, check_lock, &c);
 }
 
-void rt_on_unmapped(struct rt_thread *t, uintptr_t start, size_t len, const char *what, uintptr_t pc)
+static void take_holds(struct rt_thread *t, void *arg)
 {
-    struct free_ctx c = { t, start, len, 0, 0, 1, what };
+    struct rt_unmap_held *b = arg;
+    const struct rt_held *held = __atomic_load_n(&t->held, __ATOMIC_ACQUIRE);
+    unsigned n = __atomic_load_n(&t->nheld, __ATOMIC_ACQUIRE);
+    for (unsigned i = 0; i < n && held; i++) {
+        uintptr_t addr = __atomic_load_n(&held[i].addr, __ATOMIC_RELAXED);
+        if (addr < b->lo || addr >= b->hi || !rt_held_live(&held[i]))
+            continue;
+        if (b->n == RT_UNMAP_HELD_MAX) {
+            b->overflow = 1;
+            return;
+        }
+        b->held[b->n].tid = t->tid;
+        b->held[b->n].addr = addr;
+        b->n++;
+    }
+}
+
+void rt_unmap_held_take(struct rt_unmap_held *before, uintptr_t lo, uintptr_t hi)
+{
+    before->lo = lo;
+    before->hi = hi;
+    before->n = 0;
+    before->overflow = 0;
+    rt_thread_for_each(take_holds, before);
+}
+
+void rt_on_unmapped(struct rt_thread *t, uintptr_t start, size_t len, const char *what, uintptr_t pc,
+                    const struct rt_unmap_held *before)
+{
+    struct free_ctx c = { t, start, len, 0, 0, 1, what, before };
     (void)pc;
     rt_lazylock_take_range(start, len, check_lazy, &c);
     rt_locktab_for_range(start, len, check_lock, &c);

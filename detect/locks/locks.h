@@ -72,10 +72,26 @@ struct rt_lock *rt_held_record(const struct rt_held *h, uint64_t *id);
  * stack at exit): reports locks in it that any thread holds, and retires
  * every lock record in it. */
 void rt_on_free(struct rt_thread *t, uintptr_t start, size_t len, uintptr_t pc);
-/* The same after the memory is gone already (a library's data after
- * dlclose; what says so in reports): held is judged from the threads'
- * held-lock records, never by reading the lock. */
-void rt_on_unmapped(struct rt_thread *t, uintptr_t start, size_t len, const char *what, uintptr_t pc);
+/* The locks in [lo, hi) that threads hold just before memory there goes
+ * without the runtime seeing the unmapping itself (dlclose). Another
+ * thread may map a library at the same address and take its locks between
+ * the unmapping and the check after it: only holds seen here are the gone
+ * memory's. */
+#define RT_UNMAP_HELD_MAX 64
+struct rt_unmap_held {
+    uintptr_t lo, hi;
+    unsigned n;
+    int overflow; /* more holds than fit: every hold in the range counts */
+    struct { int tid; uintptr_t addr; } held[RT_UNMAP_HELD_MAX];
+};
+void rt_unmap_held_take(struct rt_unmap_held *before, uintptr_t lo, uintptr_t hi);
+/* The same as rt_on_free after the memory is gone already (a library's
+ * data after dlclose; what says so in reports): a lock is reported only if
+ * a thread held it in before and holds it still, judged from the threads'
+ * held-lock records, never by reading the lock; a lock held now but not
+ * then belongs to whatever was mapped there since and keeps its record. */
+void rt_on_unmapped(struct rt_thread *t, uintptr_t start, size_t len, const char *what, uintptr_t pc,
+                    const struct rt_unmap_held *before);
 
 /* The thread may block on lock from here until it is acquired (or the
  * attempt fails): the deadlock watchdog follows the wait. rt_on_lock_pre

@@ -159,6 +159,51 @@ START_TEST(free_outside_any_lock_is_silent)
 }
 END_TEST
 
+/* dlclose: a library's data is gone when the check runs; the holds taken
+ * just before the dlclose decide. */
+START_TEST(unmapped_lock_held_across_the_unmapping_is_reported)
+{
+    ck_assert_ptr_nonnull(test_log_setup(NULL));
+    struct rt_thread *t = self(), *holder = rt_thread_new(getppid());
+    static char data[256];
+    struct rt_lock *held = rt_lock_lookup(holder, (uintptr_t)data + 64, RT_LOCK_MUTEX, PC(1));
+    struct rt_lock *idle = rt_lock_lookup(t, (uintptr_t)data + 128, RT_LOCK_MUTEX, PC(2));
+    ck_assert_ptr_nonnull(idle);
+    rt_on_lock_acquired(holder, held, 0, 0, PC(1));
+    struct rt_unmap_held before;
+    rt_unmap_held_take(&before, (uintptr_t)data, (uintptr_t)data + sizeof data);
+    ck_assert_uint_eq(before.n, 1);
+    rt_on_unmapped(t, (uintptr_t)data, sizeof data, "the data of libx.so", PC(3), &before);
+    ck_assert_uint_eq(rt_report_count(RT_KIND_ACTIVE_LOCK_FREED), 1);
+    ck_assert_ptr_nonnull(strstr(test_log_read(), "the data of libx.so, unmapped by"));
+    ck_assert_ptr_null(rt_locktab_find((uintptr_t)data + 64));
+    ck_assert_ptr_null(rt_locktab_find((uintptr_t)data + 128));
+    rt_on_lock_release(holder, (uintptr_t)data + 64, PC(4));
+}
+END_TEST
+
+/* Another thread mapped a library at the same address after the unmapping
+ * and took its lock before the check: that lock is not the gone one. */
+START_TEST(unmapped_lock_taken_after_the_unmapping_is_another_lock)
+{
+    ck_assert_ptr_nonnull(test_log_setup(NULL));
+    struct rt_thread *t = self(), *loader = rt_thread_new(getppid());
+    static char data[256];
+    struct rt_unmap_held before;
+    rt_unmap_held_take(&before, (uintptr_t)data, (uintptr_t)data + sizeof data);
+    ck_assert_uint_eq(before.n, 0);
+    struct rt_lock *l = rt_lock_lookup(loader, (uintptr_t)data + 64, RT_LOCK_MUTEX, PC(1));
+    rt_on_lock_acquired(loader, l, 0, 0, PC(1));
+    rt_on_unmapped(t, (uintptr_t)data, sizeof data, "the data of libx.so", PC(2), &before);
+    ck_assert_uint_eq(rt_report_count(RT_KIND_ACTIVE_LOCK_FREED), 0);
+    ck_assert_ptr_eq(rt_locktab_find((uintptr_t)data + 64), l);
+    ck_assert_int_eq(rt_lock_owner(l, NULL), loader->tid);
+    rt_on_lock_release(loader, (uintptr_t)data + 64, PC(3));
+    ck_assert_uint_eq(loader->nheld, 0);
+    ck_assert_str_eq(test_log_read(), "");
+}
+END_TEST
+
 /* GLib bit locks: one lock per bit, keyed by rt_bit_key (locktab.h). */
 START_TEST(bit_locks_of_one_word_are_separate_locks)
 {
@@ -315,6 +360,8 @@ Suite *freed_suite(void)
     tcase_add_test(tc, free_of_unheld_lock_retires_silently);
     tcase_add_test(tc, free_outside_any_lock_is_silent);
     tcase_add_test(tc, free_of_a_word_with_a_held_bit_is_reported);
+    tcase_add_test(tc, unmapped_lock_held_across_the_unmapping_is_reported);
+    tcase_add_test(tc, unmapped_lock_taken_after_the_unmapping_is_another_lock);
     suite_add_tcase(s, tc);
     return s;
 }
