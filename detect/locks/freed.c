@@ -20,6 +20,47 @@ struct free_ctx {
     const struct rt_unmap_held *before; /* unmapped: the holds before it went */
 };
 
+/* Threads that held a lock when another freed it, until they release it:
+ * that release writes to freed memory and gets its own report (as
+ * Helgrind's and TSan's do). A small ring, filled only with a report. */
+#define FREED_HELD_SLOTS 64
+static struct freed_held {
+    _Atomic uintptr_t addr; /* written last, read first */
+    int holder, freer;
+    rt_stack_id free_stack;
+    uint8_t unmapped;
+} freed_held[FREED_HELD_SLOTS];
+static _Atomic unsigned freed_held_next;
+
+struct mark_holders {
+    const struct rt_lock *lock;
+    uint64_t id;
+    uintptr_t addr;
+    const struct free_ctx *c;
+};
+
+static void mark_holder(struct rt_thread *t, void *arg)
+{
+    struct mark_holders *m = arg;
+    if (t == m->c->t && m->c->thread_exit)
+        return;
+    const struct rt_held *held = __atomic_load_n(&t->held, __ATOMIC_ACQUIRE);
+    unsigned n = __atomic_load_n(&t->nheld, __ATOMIC_ACQUIRE);
+    for (unsigned i = 0; i < n && held; i++)
+        if (rt_held_is(&held[i], m->lock, m->id)) {
+            struct freed_held *f =
+                &freed_held[__atomic_fetch_add(&freed_held_next, 1, __ATOMIC_RELAXED) % FREED_HELD_SLOTS];
+            __atomic_store_n(&f->addr, 0, __ATOMIC_RELAXED);
+            f->holder = t->tid;
+            f->freer = m->c->t->tid;
+            f->free_stack = m->c->free_stack;
+            f->unmapped = (uint8_t)(m->c->what != NULL);
+            __atomic_store_n(&f->addr, m->addr, __ATOMIC_RELEASE);
+            __atomic_store_n(&t->held_freed, 1, __ATOMIC_RELEASE);
+            return;
+        }
+}
+
 static void report_freed_lock(struct free_ctx *c, struct rt_lock *l)
 {
     char comm[32];
@@ -46,6 +87,68 @@ static void report_freed_lock(struct free_ctx *c, struct rt_lock *l)
     rt_report_stack(r, l->init_stack, "the lock was %s by thread %d at:",
                     l->statically_initialized ? "statically initialized; first used" : "initialized", l->init_tid);
     rt_report_finish(r);
+    struct mark_holders m = { l, __atomic_load_n(&l->id, __ATOMIC_RELAXED),
+                              __atomic_load_n(&l->addr, __ATOMIC_RELAXED), c };
+    rt_thread_for_each(mark_holder, &m);
+}
+
+static int own_slot(const struct freed_held *f, const struct rt_thread *t, uintptr_t addr)
+{
+    return __atomic_load_n(&f->addr, __ATOMIC_ACQUIRE) == addr && addr && f->holder == t->tid;
+}
+
+int rt_release_of_freed(struct rt_thread *t, uintptr_t addr)
+{
+    /* Cleared before the look: a freer that marks t meanwhile sets it again. */
+    __atomic_store_n(&t->held_freed, 0, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    struct freed_held *slot = NULL;
+    int others = 0;
+    for (unsigned i = 0; i < FREED_HELD_SLOTS; i++) {
+        struct freed_held *f = &freed_held[i];
+        uintptr_t a = __atomic_load_n(&f->addr, __ATOMIC_ACQUIRE);
+        if (!a || f->holder != t->tid)
+            continue;
+        if (a == addr && !slot)
+            slot = f;
+        else
+            others = 1;
+    }
+    if (others)
+        __atomic_store_n(&t->held_freed, 1, __ATOMIC_RELAXED);
+    if (!slot)
+        return -1;
+    int index = -1;
+    for (unsigned i = t->nheld; i-- > 0;)
+        if (t->held[i].addr == addr) {
+            index = rt_held_live(&t->held[i]) ? -1 : (int)i;
+            break;
+        }
+    if (index < 0) /* taken again since (a new lock at the same address) */
+        return -1;
+    char comm[32], who[32];
+    int freer = slot->freer, unmapped = slot->unmapped;
+    rt_stack_id free_stack = slot->free_stack;
+    if (!own_slot(slot, t, addr))
+        return index; /* reused meanwhile: the entry still goes, without a report */
+    uintptr_t expected = addr;
+    __atomic_compare_exchange_n(&slot->addr, &expected, 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    rt_thread_comm(t->tid, comm, sizeof comm);
+    rt_thread_comm(freer, who, sizeof who);
+    struct rt_report *r = rt_report_begin(RT_KIND_USE_AFTER_DESTROY, t->tid);
+    if (!r)
+        return index;
+    rt_report_headline(r, "WARNING: use of a destroyed lock");
+    rt_report_stack(r, rt_stack_capture((unsigned)rt_opt.stack_depth),
+                    "%s/%d releases lock [0x%lx], whose memory %s/%d %s while this thread held it, at:", comm, t->tid,
+                    (unsigned long)rt_lock_object_start(addr), who, freer, unmapped ? "unmapped" : "freed");
+    if (free_stack)
+        rt_report_stack(r, free_stack, "the memory was %s by %s/%d at:", unmapped ? "unmapped" : "freed", who, freer);
+    rt_report_text(r, "The release writes to memory that is no longer the lock's (a later allocation there may "
+                      "be anything): a lock is released before the object that contains it is freed.");
+    rt_report_held_locks(r, t, comm);
+    rt_report_finish(r);
+    return index;
 }
 
 /* Did a thread that holds l now hold it before the memory went? */

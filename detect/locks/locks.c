@@ -534,6 +534,11 @@ static int release_below_top(struct rt_thread *t, uintptr_t addr, uintptr_t pc, 
 {
     if (t->untracked)
         return 0;
+    int freed;
+    if (__atomic_load_n(&t->held_freed, __ATOMIC_RELAXED) && (freed = rt_release_of_freed(t, addr)) >= 0) {
+        remove_held(t, (unsigned)freed);
+        return 0;
+    }
     for (unsigned i = t->nheld; i-- > 0;) {
         struct rt_held *h = &t->held[i];
         if (h->addr != addr)

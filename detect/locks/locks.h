@@ -72,6 +72,11 @@ struct rt_lock *rt_held_record(const struct rt_held *h, uint64_t *id);
  * stack at exit): reports locks in it that any thread holds, and retires
  * every lock record in it. */
 void rt_on_free(struct rt_thread *t, uintptr_t start, size_t len, uintptr_t pc);
+/* t releases addr, and held_freed is set: if the entry for addr is one
+ * whose lock another thread freed while t held it, reports the release
+ * (use-after-destroy: the unlock writes to freed memory) and returns its
+ * index in t->held, for the caller to remove; -1 otherwise. */
+int rt_release_of_freed(struct rt_thread *t, uintptr_t addr);
 /* The locks in [lo, hi) that threads hold just before memory there goes
  * without the runtime seeing the unmapping itself (dlclose). Another
  * thread may map a library at the same address and take its locks between
@@ -330,14 +335,15 @@ RT_FAST void rt_on_lock_failed(struct rt_thread *t)
 RT_FAST int rt_lock_release_fast(struct rt_thread *t, uintptr_t addr)
 {
     unsigned n = t->nheld;
-    uint64_t unusual = t->release_unusual; /* untracked, or wrote an RCU pointer: one load */
-    if (__builtin_expect(n > 0, 1) && __builtin_expect(!unusual || !t->untracked, 1) &&
-        __builtin_expect(!rt_opt.hold_threshold_ms, 1)) {
+    uint64_t unusual = t->release_unusual; /* untracked, wrote an RCU pointer, a held lock freed: one load */
+    if (__builtin_expect(n > 0, 1) && __builtin_expect(!rt_opt.hold_threshold_ms, 1)) {
         struct rt_held *h = &t->held[n - 1];
         /* Count 1 (read or write): the entry goes, nothing else changes. A
          * thread that wrote an RCU pointer may publish (rcuhb.h) there. */
         if (__builtin_expect(h->addr == addr && (uint32_t)h->state == 1, 1) &&
-            __builtin_expect(!unusual || !rt_rcuhb_release_due(t, h), 1)) {
+            __builtin_expect(!unusual || (!t->untracked && !__atomic_load_n(&t->held_freed, __ATOMIC_RELAXED) &&
+                                          (!t->rcu_wrote || !rt_rcuhb_release_due(t, h))),
+                             1)) {
             /* A popped slot is left dead (id 0, never a lock's): the next
              * acquisition reserves it before filling it, and a signal
              * handler in between must not take the old entry for a held

@@ -73,8 +73,9 @@ struct rt_thread {
         struct {
             int untracked;     /* out of memory for the held stack: stop checking */
             uint8_t rcu_wrote; /* the thread wrote an RCU pointer: its write-mode lock releases publish (rcuhb.h) */
+            _Atomic uint8_t held_freed; /* another thread freed a lock this one holds: its release is reported (freed.c) */
         };
-        uint64_t release_unusual; /* both at once, for the release fast path (the rest stays 0) */
+        uint64_t release_unusual; /* all at once, for the release fast path (the rest stays 0) */
     };
     unsigned nheld, held_cap;
     unsigned unnamed;               /* unnamed entries pushed since the last naming */

@@ -1,11 +1,15 @@
 /* A refcount-release race: one thread still holds an object's mutex when
  * another destroys it (glibc refuses: EBUSY) and frees the object; the
  * holder then unlocks freed memory. The refused destroy must not end
- * rtdd's tracking: the free of the held lock is reported too. */
-// expect: destroy-locked active-lock-freed
+ * rtdd's tracking: the free of the held lock is reported too, and the
+ * holder's unlock of the freed memory (as Helgrind and TSan report it). */
+// expect: destroy-locked active-lock-freed use-after-destroy
 // log: BUG: destroying a held lock
 // log: is held by destroy_busy_th/
-// log: destroy_busy_then_free.c:36 in main
+// log: destroy_busy_then_free.c:40 in main
+// log: releases lock [0x
+// log: freed while this thread held it, at:
+// log: SUMMARY: rtdd: use-after-destroy destroy_busy_then_free.c:26 in holder
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>

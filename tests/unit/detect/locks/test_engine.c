@@ -159,6 +159,49 @@ START_TEST(free_outside_any_lock_is_silent)
 }
 END_TEST
 
+/* The holder's release of a lock freed under it writes to freed memory:
+ * its own report; a lock made again at the address is a new one. */
+START_TEST(release_of_a_lock_freed_while_held_is_reported)
+{
+    ck_assert_ptr_nonnull(test_log_setup(NULL));
+    struct rt_thread *holder = rt_thread_new(getppid()), *freer = self();
+    char *obj = malloc(64);
+    struct rt_lock *l = rt_lock_lookup(holder, (uintptr_t)obj, RT_LOCK_MUTEX, PC(1));
+    rt_on_lock_acquired(holder, l, 0, 0, PC(1));
+    rt_on_free(freer, (uintptr_t)obj, 64, PC(2));
+    ck_assert_uint_eq(rt_report_count(RT_KIND_ACTIVE_LOCK_FREED), 1);
+    ck_assert_int_eq(holder->held_freed, 1);
+    rt_on_lock_release(holder, (uintptr_t)obj, PC(3));
+    ck_assert_uint_eq(rt_report_count(RT_KIND_USE_AFTER_DESTROY), 1);
+    ck_assert_uint_eq(holder->nheld, 0);
+    ck_assert_int_eq(holder->held_freed, 0);
+    ck_assert_ptr_nonnull(strstr(test_log_read(), "freed while this thread held it"));
+    /* A new lock at the address, taken and released: nothing more. */
+    struct rt_lock *again = rt_lock_lookup(holder, (uintptr_t)obj, RT_LOCK_MUTEX, PC(4));
+    rt_on_lock_acquired(holder, again, 0, 0, PC(4));
+    rt_on_lock_release(holder, (uintptr_t)obj, PC(5));
+    ck_assert_uint_eq(rt_report_count(RT_KIND_USE_AFTER_DESTROY), 1);
+    ck_assert_uint_eq(holder->nheld, 0);
+    free(obj);
+}
+END_TEST
+
+/* Released before the free, as it should be: no report at all. */
+START_TEST(release_before_the_free_is_silent)
+{
+    ck_assert_ptr_nonnull(test_log_setup(NULL));
+    struct rt_thread *holder = rt_thread_new(getppid()), *freer = self();
+    char *obj = malloc(64);
+    struct rt_lock *l = rt_lock_lookup(holder, (uintptr_t)obj, RT_LOCK_MUTEX, PC(1));
+    rt_on_lock_acquired(holder, l, 0, 0, PC(1));
+    rt_on_lock_release(holder, (uintptr_t)obj, PC(3));
+    rt_on_free(freer, (uintptr_t)obj, 64, PC(2));
+    ck_assert_int_eq(holder->held_freed, 0);
+    ck_assert_str_eq(test_log_read(), "");
+    free(obj);
+}
+END_TEST
+
 /* dlclose: a library's data is gone when the check runs; the holds taken
  * just before the dlclose decide. */
 START_TEST(unmapped_lock_held_across_the_unmapping_is_reported)
@@ -360,6 +403,8 @@ Suite *freed_suite(void)
     tcase_add_test(tc, free_of_unheld_lock_retires_silently);
     tcase_add_test(tc, free_outside_any_lock_is_silent);
     tcase_add_test(tc, free_of_a_word_with_a_held_bit_is_reported);
+    tcase_add_test(tc, release_of_a_lock_freed_while_held_is_reported);
+    tcase_add_test(tc, release_before_the_free_is_silent);
     tcase_add_test(tc, unmapped_lock_held_across_the_unmapping_is_reported);
     tcase_add_test(tc, unmapped_lock_taken_after_the_unmapping_is_another_lock);
     suite_add_tcase(s, tc);
