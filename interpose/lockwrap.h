@@ -146,7 +146,7 @@ RT_HIDDEN int rti_acquired_uncached(struct rt_thread *t, uintptr_t obj, enum rt_
 #define RTI_FAST_LOCK_BODY(obj, type, fast_trylock, general)                    \
     uintptr_t pc = RTI_CALLER();                                                \
     struct rt_thread *t = rti_self;                                             \
-    if (likely(t != NULL && (rt_thread_busy(t) | (unsigned)t->untracked | (unsigned)rti_guard) == 0 && (fast_trylock))) { \
+    if (likely(t != NULL && (rt_thread_busy(t) | (unsigned)t->acquire_unusual | (unsigned)rti_guard) == 0 && (fast_trylock))) { \
         uint64_t id;                                                            \
         struct rt_lock *l = rt_lock_cached_id(t, (uintptr_t)(obj), &id);        \
         if (unlikely(!l || !rt_lock_first_acquired_fast(t, l, id, (uintptr_t)(obj), 0, pc, rt_thread_cpu_fast(t)))) \

@@ -138,7 +138,7 @@ int rt_on_cond_destroy_begin(struct rt_thread *t, uintptr_t cond, int shared, ui
     t->event_waiting_id = __atomic_load_n(&c->id, __ATOMIC_RELAXED);
     t->event_shared = (uint8_t)(shared != 0);
     t->event_destroy = 1;
-    __atomic_fetch_add(&t->wait_seq, 1, __ATOMIC_RELAXED);
+    rt_wait_seq_next(&t->wait_seq);
     __atomic_store_n(&t->event_waiting, c, __ATOMIC_RELEASE);
     rt_watchdog_ensure();
     return 1;

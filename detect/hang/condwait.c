@@ -205,7 +205,7 @@ void rt_on_event_wait_begin(struct rt_thread *t, struct rt_lock *obj, uintptr_t 
     t->wait_timed = (uint8_t)(timed != 0);
     t->event_waiting_id = id;
     t->event_shared = (uint8_t)(shared != 0);
-    __atomic_fetch_add(&t->wait_seq, 1, __ATOMIC_RELAXED);
+    rt_wait_seq_next(&t->wait_seq);
     __atomic_store_n(&t->event_waiting, obj, __ATOMIC_RELEASE);
     rt_watchdog_ensure();
 

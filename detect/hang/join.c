@@ -17,7 +17,7 @@ void rt_on_join_begin(struct rt_thread *t, uintptr_t handle, int timed, uintptr_
     t->wait_stack = rt_site_stack(t, pc);
     t->wait_mode = RT_HOLD_WRITE;
     t->wait_timed = (uint8_t)(timed != 0);
-    __atomic_fetch_add(&t->wait_seq, 1, __ATOMIC_RELAXED);
+    rt_wait_seq_next(&t->wait_seq);
     __atomic_store_n(&t->joining, handle, __ATOMIC_RELEASE);
     rt_watchdog_ensure();
 }

@@ -429,7 +429,7 @@ void rt_on_lock_wait(struct rt_thread *t, struct rt_lock *lock, unsigned flags, 
     t->wait_stack = rt_site_stack(t, pc);
     t->wait_mode = (flags & RT_ACQ_READ) ? RT_HOLD_READ : RT_HOLD_WRITE;
     t->wait_timed = (flags & RT_ACQ_TIMED) != 0;
-    __atomic_fetch_add(&t->wait_seq, 1, __ATOMIC_RELAXED);
+    rt_wait_seq_next(&t->wait_seq);
     __atomic_store_n(&t->waiting_for, lock, __ATOMIC_RELEASE);
     /* A lock whose holder is gone (exited, or a parent's thread in a
      * forked child) is locked for good: this wait never ends. */

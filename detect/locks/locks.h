@@ -269,12 +269,16 @@ RT_FAST int rt_lock_acquired_fast(struct rt_thread *t, struct rt_lock *lock, uns
     unsigned slot = (unsigned)(pc >> 2) & (RT_SITE_CACHE - 1);
     /* Without rseq areas the CPU costs a call: the slow path makes it. */
     /* A flagged record carries RCU update orderings (rcuhb.h): merged there. */
-    if (__builtin_expect(n >= t->held_cap || t->untracked || t->waiting_for || t->rcu.sites[slot].pc != pc ||
-                             rt_opt.hold_threshold_ms ||
+    if (__builtin_expect(n >= t->held_cap || t->acquire_unusual || t->rcu.sites[slot].pc != pc ||
                              rt_lock_type_recursive(lock->type) || !rt_cpu_rseq ||
+                             __atomic_load_n(&lock->held_by_exited, __ATOMIC_RELAXED) ||
                              (__atomic_load_n(&lock->rcu_hb, __ATOMIC_RELAXED) && rt_rcuhb_acquire_due(t, lock)),
                          0))
         return 0;
+    /* The wait shown before the call (a nested or contended acquisition)
+     * ends before the lock shows as held, as on the slow path. */
+    if (t->waiting_for)
+        __atomic_store_n(&t->waiting_for, NULL, __ATOMIC_RELEASE);
     __atomic_store_n(&t->nheld, n + 1, __ATOMIC_RELAXED); /* taken before filled, as above */
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     struct rt_held *h = &t->held[n];
@@ -293,12 +297,13 @@ RT_FAST int rt_lock_acquired_fast(struct rt_thread *t, struct rt_lock *lock, uns
 
 /* The same for a thread that held no lock (nothing to check, no chain
  * to extend, entry 0), with the lock's id and address known and the CPU
- * read by the caller: the wrappers' in-place fast paths. */
+ * read by the caller: the wrappers' in-place fast paths (which tested
+ * t->acquire_unusual). */
 RT_FAST int rt_lock_first_acquired_fast(struct rt_thread *t, struct rt_lock *lock, uint64_t id, uintptr_t addr,
                                         unsigned flags, uintptr_t pc, int cpu)
 {
     unsigned slot = (unsigned)(pc >> 2) & (RT_SITE_CACHE - 1);
-    if (__builtin_expect(t->rcu.sites[slot].pc != pc || rt_opt.hold_threshold_ms, 0) ||
+    if (__builtin_expect(t->rcu.sites[slot].pc != pc, 0) ||
         __builtin_expect(__atomic_load_n(&lock->rcu_hb, __ATOMIC_RELAXED) && rt_rcuhb_acquire_due(t, lock), 0))
         return 0;
     /* The slot is taken before it is filled: a signal handler that locks
@@ -335,13 +340,13 @@ RT_FAST void rt_on_lock_failed(struct rt_thread *t)
 RT_FAST int rt_lock_release_fast(struct rt_thread *t, uintptr_t addr)
 {
     unsigned n = t->nheld;
-    uint64_t unusual = t->release_unusual; /* untracked, wrote an RCU pointer, a held lock freed: one load */
-    if (__builtin_expect(n > 0, 1) && __builtin_expect(!rt_opt.hold_threshold_ms, 1)) {
+    uint32_t unusual = t->release_unusual; /* untracked, hold times, wrote an RCU pointer, a held lock freed */
+    if (__builtin_expect(n > 0, 1)) {
         struct rt_held *h = &t->held[n - 1];
         /* Count 1 (read or write): the entry goes, nothing else changes. A
          * thread that wrote an RCU pointer may publish (rcuhb.h) there. */
         if (__builtin_expect(h->addr == addr && (uint32_t)h->state == 1, 1) &&
-            __builtin_expect(!unusual || (!t->untracked && !__atomic_load_n(&t->held_freed, __ATOMIC_RELAXED) &&
+            __builtin_expect(!unusual || (!t->acquire_unusual && !__atomic_load_n(&t->held_freed, __ATOMIC_RELAXED) &&
                                           (!t->rcu_wrote || !rt_rcuhb_release_due(t, h))),
                              1)) {
             /* A popped slot is left dead (id 0, never a lock's): the next

@@ -5,19 +5,24 @@
 
 _Static_assert(sizeof(struct rt_lock) == 64, "a lock record is one cache line");
 
-/* Records are bucketed by their 256-byte line, so every lock that overlaps a
+/* Records are bucketed by their 64-byte line, so every lock that overlaps a
  * freed range is found by probing that range's lines. Within a window of
- * BUCKETS lines (256 MiB) consecutive lines get consecutive buckets, each
+ * BUCKETS lines (64 MiB) consecutive lines get consecutive buckets, each
  * window rotated by a hash of its number: an array of locks fills a run of
- * buckets (chains hold one line's records, walked in cache order), and the
- * table's pages are touched only where locks live (the array is mapped,
- * not written: 8 MiB of address space, 4 KiB of memory per 128 KiB of
- * address space that holds locks). */
-#define LINE_SHIFT RT_LINE_SHIFT
+ * buckets, and the table's pages are touched only where locks live (the
+ * array is mapped, not written: 8 MiB of address space, 4 KiB of memory
+ * per 32 KiB of address space that holds locks). A line holds one or two
+ * mutexes, so a lookup that misses the thread's cache reads the bucket and
+ * about one record: with 256-byte lines an array of mutexes (memcached's
+ * item locks) made chains of six, walked record by record, each a cache
+ * miss. The line filter keeps its coarser lines (RT_LINE_SHIFT). */
+#define LINE_SHIFT 6
+_Static_assert(LINE_SHIFT <= RT_LINE_SHIFT, "a filter line covers whole bucket lines");
 #define BUCKET_BITS 20
 #define BUCKETS (1u << BUCKET_BITS)
 #define STRIPES 1024
-/* Beyond this many lines a range check visits every live record instead. */
+/* Beyond this many filter lines (16 MiB) a range check visits every live
+ * record instead. */
 #define MAX_LINE_PROBES 65536
 
 /* Readers never wait and writers never wait for one another (a thread
@@ -296,10 +301,15 @@ unsigned rt_locktab_for_range(uintptr_t start, size_t len, rt_lock_visit_fn fn, 
     uintptr_t end = start + len;
     /* A lock that starts before the range may reach into it. */
     uintptr_t first = (start >= 64 ? start - 64 : 0) >> LINE_SHIFT, last = (end - 1) >> LINE_SHIFT;
+    const unsigned per_filter_line = 1u << (RT_LINE_SHIFT - LINE_SHIFT);
     unsigned total = 0;
-    if (last - first < MAX_LINE_PROBES) {
-        for (uintptr_t line = first; line <= last; line++) {
-            if (rt_filter_test(rt_line_filter, line))
+    if ((last - first) / per_filter_line < MAX_LINE_PROBES) {
+        /* Filter line by filter line; the bucket lines of a marked one. */
+        for (uintptr_t fline = first / per_filter_line; fline <= last / per_filter_line; fline++) {
+            if (!rt_filter_test(rt_line_filter, fline))
+                continue;
+            uintptr_t lo = fline * per_filter_line, hi = lo + per_filter_line - 1;
+            for (uintptr_t line = lo < first ? first : lo; line <= (hi > last ? last : hi); line++)
                 total += visit_bucket(bucket_of_line(line), line, start, end, fn, arg);
         }
     } else {

@@ -79,6 +79,8 @@ struct rt_thread *rt_thread_new(int tid)
     t->rcu.cpu_id = rt_cpu_thread_word();
     t->held = t->held_inline;
     t->held_cap = RT_HELD_INLINE;
+    t->release_unusual = 0;
+    t->hold_timed = rt_opt.hold_threshold_ms != 0;
     rt_spin_lock(&registry_lock);
     rcu_list_add(&t->link, &registry); /* publishes the filled record */
     rt_spin_unlock(&registry_lock);

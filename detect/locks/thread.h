@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #define RT_HELD_INLINE 32
-#define RT_LOCK_CACHE 64
+#define RT_LOCK_CACHE 256
 #define RT_CACHE_VICTIMS 4
 #define RT_SITE_CACHE RTDD_RCU_REC_SITES
 
@@ -71,11 +71,13 @@ struct rt_thread {
     uint64_t rcu_hb_gen, rcu_hb_pub_id, rcu_hb_pub_gen, rcu_hb_acq_id, rcu_hb_acq_seq;
     union {
         struct {
-            int untracked;     /* out of memory for the held stack: stop checking */
-            uint8_t rcu_wrote; /* the thread wrote an RCU pointer: its write-mode lock releases publish (rcuhb.h) */
+            uint8_t untracked;  /* out of memory for the held stack: stop checking */
+            uint8_t hold_timed; /* hold_threshold_ms is on: acquisitions and releases take the slow paths */
+            uint8_t rcu_wrote;  /* the thread wrote an RCU pointer: its write-mode lock releases publish (rcuhb.h) */
             _Atomic uint8_t held_freed; /* another thread freed a lock this one holds: its release is reported (freed.c) */
         };
-        uint64_t release_unusual; /* all at once, for the release fast path (the rest stays 0) */
+        uint16_t acquire_unusual; /* untracked and hold_timed at once: the acquisition fast paths' one load */
+        uint32_t release_unusual; /* all four at once, for the release fast path */
     };
     unsigned nheld, held_cap;
     unsigned unnamed;               /* unnamed entries pushed since the last naming */
@@ -94,7 +96,7 @@ struct rt_thread {
     struct rt_lock *_Atomic rcu_waiting_for;
     _Atomic uint64_t rcu_wait_seq;
     rt_stack_id rcu_wait_stack;
-    _Atomic uint64_t wait_seq;
+    _Atomic uint64_t wait_seq; /* counts wait episodes: written by the thread only (rt_wait_seq_next) */
     rt_stack_id wait_stack;
     uint8_t wait_mode;
     uint8_t wait_timed; /* the lock or join wait has a timeout */
@@ -172,6 +174,14 @@ static inline unsigned rt_thread_busy(const struct rt_thread *t)
 }
 
 /* Is the held lock still the lock it was (not freed or destroyed since)? */
+/* A new wait episode of t, by t itself: a plain increment (no locked
+ * instruction, which cost a tenth of a nested acquisition), since only the
+ * thread writes its own counter and readers only compare values. */
+static inline void rt_wait_seq_next(_Atomic uint64_t *seq)
+{
+    __atomic_store_n(seq, __atomic_load_n(seq, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+}
+
 static inline int rt_held_live(const struct rt_held *h)
 {
     uint64_t id = __atomic_load_n(&h->id, __ATOMIC_RELAXED);

@@ -180,7 +180,7 @@ RT_FAST int rt_rcu_read_enter_fast(struct rt_thread *t, enum rt_rcu_flavor f, ui
         __atomic_store_n(&t->rcu.depth, depth + 1, __ATOMIC_RELAXED);
         return 1;
     }
-    if (__builtin_expect((t->nheld | (unsigned)t->untracked) != 0 || !rt_cpu_rseq ||
+    if (__builtin_expect((t->nheld | (unsigned)t->acquire_unusual) != 0 || !rt_cpu_rseq ||
                              !rt_rcu_in_use(), 0))
         return 0;
     uint64_t id;

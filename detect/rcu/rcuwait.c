@@ -14,7 +14,7 @@ static void rcu_wait_shown(struct rt_thread *t, struct rt_lock *l, uintptr_t pc)
 {
     t->rcu.wait_clock = rt_rcu_tick();
     t->rcu_wait_stack = rt_site_stack(t, pc);
-    __atomic_fetch_add(&t->rcu_wait_seq, 1, __ATOMIC_RELAXED);
+    rt_wait_seq_next(&t->rcu_wait_seq);
     __atomic_store_n(&t->rcu_waiting_for, l, __ATOMIC_RELEASE);
     rt_watchdog_ensure();
 }
