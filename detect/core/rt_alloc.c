@@ -12,13 +12,20 @@ static char *arena_cur, *arena_end;
 
 void *rt_zalloc(size_t size)
 {
+    /* A block of a cache line or more starts on a line: a lock record (one
+     * line) or a batch of them is read in one line each, and no two
+     * threads' objects share one (a record across two lines cost two
+     * misses per lookup, and a write to its neighbour invalidated it). */
+    size_t align = size >= 64 ? 64 : 16;
     size = (size + 15) & ~(size_t)15;
     if (size >= RT_CHUNK / 4) {
         void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         return p == MAP_FAILED ? NULL : p;
     }
     rt_spin_lock(&arena_lock);
-    if (!arena_cur || (size_t)(arena_end - arena_cur) < size) {
+    if (arena_cur)
+        arena_cur = (char *)(((uintptr_t)arena_cur + align - 1) & ~(uintptr_t)(align - 1));
+    if (!arena_cur || arena_cur > arena_end || (size_t)(arena_end - arena_cur) < size) {
         void *p = mmap(NULL, RT_CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p == MAP_FAILED) {
             rt_spin_unlock(&arena_lock);

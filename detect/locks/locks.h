@@ -269,8 +269,7 @@ RT_FAST int rt_lock_acquired_fast(struct rt_thread *t, struct rt_lock *lock, uns
     unsigned slot = (unsigned)(pc >> 2) & (RT_SITE_CACHE - 1);
     /* Without rseq areas the CPU costs a call: the slow path makes it. */
     /* A flagged record carries RCU update orderings (rcuhb.h): merged there. */
-    if (__builtin_expect(n >= t->held_cap || t->acquire_unusual || t->rcu.sites[slot].pc != pc ||
-                             rt_lock_type_recursive(lock->type) || !rt_cpu_rseq ||
+    if (__builtin_expect(n >= t->held_cap || t->acquire_unusual || t->rcu.sites[slot].pc != pc || !rt_cpu_rseq ||
                              __atomic_load_n(&lock->held_by_exited, __ATOMIC_RELAXED) ||
                              (__atomic_load_n(&lock->rcu_hb, __ATOMIC_RELAXED) && rt_rcuhb_acquire_due(t, lock)),
                          0))
@@ -279,6 +278,15 @@ RT_FAST int rt_lock_acquired_fast(struct rt_thread *t, struct rt_lock *lock, uns
      * ends before the lock shows as held, as on the slow path. */
     if (t->waiting_for)
         __atomic_store_n(&t->waiting_for, NULL, __ATOMIC_RELEASE);
+    if (__builtin_expect(rt_lock_type_recursive(lock->type), 0)) {
+        /* A recursive lock its holder takes again counts one more. */
+        uint64_t id = __atomic_load_n(&lock->id, __ATOMIC_RELAXED);
+        for (unsigned i = n; i-- > 0;)
+            if (t->held[i].lock == lock && t->held[i].id == id) {
+                t->held[i].count++;
+                return 1;
+            }
+    }
     __atomic_store_n(&t->nheld, n + 1, __ATOMIC_RELAXED); /* taken before filled, as above */
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     struct rt_held *h = &t->held[n];
@@ -356,6 +364,11 @@ RT_FAST int rt_lock_release_fast(struct rt_thread *t, uintptr_t addr)
             __atomic_store_n(&h->id, 0, __ATOMIC_RELAXED);
             __atomic_signal_fence(__ATOMIC_SEQ_CST);
             __atomic_store_n(&t->nheld, n - 1, __ATOMIC_RELEASE);
+            return 1;
+        }
+        /* A recursive lock released while still taken more times: one fewer. */
+        if (__builtin_expect(h->addr == addr && h->count > 1, 0)) {
+            h->count--;
             return 1;
         }
     }
