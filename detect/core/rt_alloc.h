@@ -29,8 +29,13 @@ struct rt_pool {
 };
 /* The slot of a pool whose objects threads do not keep (big, rare ones). */
 #define RT_POOL_SHARED UINT32_MAX
-#define RT_POOL_INIT_SHARED(type) { sizeof(type), NULL, RT_SPIN_INIT, RT_POOL_SHARED }
-#define RT_POOL_INIT(type) { sizeof(type) < sizeof(void *) ? sizeof(void *) : sizeof(type), NULL, RT_SPIN_INIT, 0 }
+/* Objects of a cache line or more take whole lines (rt_zalloc starts such
+ * blocks on one): no two objects, and so no two threads' objects, share a
+ * line. Smaller ones are packed. */
+#define RT_POOL_OBJSIZE(type)                                                                          \
+    (sizeof(type) < sizeof(void *) ? sizeof(void *) : sizeof(type) < 64 ? sizeof(type) : (sizeof(type) + 63) & ~(size_t)63)
+#define RT_POOL_INIT_SHARED(type) { RT_POOL_OBJSIZE(type), NULL, RT_SPIN_INIT, RT_POOL_SHARED }
+#define RT_POOL_INIT(type) { RT_POOL_OBJSIZE(type), NULL, RT_SPIN_INIT, 0 }
 void *rt_pool_get(struct rt_pool *pool);
 void rt_pool_put(struct rt_pool *pool, void *obj);
 /* Gives the calling thread's cached objects back to their pools (thread exit). */

@@ -61,7 +61,7 @@ extern struct rt_lock rt_unnamed_lock;
 struct rt_rcu_hb { struct { int tid; uint64_t clock; } e[RT_RCU_HB]; };
 
 struct rt_thread {
-    _Alignas(64) int tid; /* whole cache lines: no line shared with another thread's record */
+    int tid;
     uint64_t order_salt; /* mixed into chain keys: the chain cache is per thread (lockorder.c) */
     uint64_t rcuptr_birth; /* RCU pointer writes up to this clock came before the thread (rcuptr.h) */
     struct rt_rcu_hb rcu_hb; /* and which other threads' writes came before it since (rcuhb.h) */
