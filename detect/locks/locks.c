@@ -417,7 +417,12 @@ uint64_t rt_on_lock_pre_nested(struct rt_thread *t, struct rt_lock *lock, unsign
         /* Validated per thread: a chain another thread made may be new
          * for this one's set of threads on its edges. */
         uint64_t mine = chain ^ t->order_salt;
-        if (!rt_lockorder_chain_known(mine))
+        uint64_t *known = &t->known_chains[mine & (RT_CHAIN_CACHE - 1)];
+        if (__builtin_expect(*known == mine && mine, 1))
+            return chain;
+        if (rt_lockorder_chain_known(mine))
+            *known = mine;
+        else
             rt_lockorder_check(t, lock, flags, mine, pc);
     }
     return chain;

@@ -11,6 +11,10 @@
 
 #define RT_HELD_INLINE 32
 #define RT_LOCK_CACHE 256
+/* Chain keys (salted, as the global chain cache's) this thread found
+ * validated: a nested acquisition seen before reads its own line, not the
+ * megabyte-wide global table. */
+#define RT_CHAIN_CACHE 64
 #define RT_CACHE_VICTIMS 4
 #define RT_SITE_CACHE RTDD_RCU_REC_SITES
 
@@ -132,6 +136,7 @@ struct rt_thread {
     uint8_t rcu_gated; /* the section is on the held stack: the record is withheld */
     struct rt_held held_inline[RT_HELD_INLINE];
     struct { struct rt_lock *lock; uint64_t id; } lock_cache[RT_LOCK_CACHE];
+    uint64_t known_chains[RT_CHAIN_CACHE];
     struct rcu_list_head link;      /* registry of live threads (RCU list) */
     struct rcu_head reclaim;        /* back to the pool after a grace period */
     struct rt_held_retired *retired; /* outgrown held arrays, freed with the record */
