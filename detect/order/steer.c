@@ -305,8 +305,14 @@ void rt_steer_before_wait(struct rt_thread *t, uintptr_t pc)
             holding |= classify(pcs[0], 1);
     }
     edges &= holding;
-    if (edges)
-        rt_steer_meet((unsigned)__builtin_ctzll(edges));
+    /* Edges with the same sites (a ring of array locks taken by one line
+     * of code) are filled one thread each. */
+    while (edges) {
+        unsigned e = (unsigned)__builtin_ctzll(edges);
+        if (rt_steer_meet(e) >= 0)
+            return;
+        edges &= edges - 1;
+    }
 }
 
 void rt_steer_after_fork(void)

@@ -41,6 +41,8 @@ static int section_role(const char *title)
 {
     if (!title)
         return 0;
+    while (*title == ' ') /* JSON titles keep the text's indentation */
+        title++;
     if (contains(title, " is trying to acquire lock ") ||
         (!strncmp(title, "-> ", 3) && contains(title, " taken while holding ")))
         return 1;
