@@ -247,6 +247,11 @@ unsigned rt_steer_met(void)
     return __atomic_load_n(&meet.met, __ATOMIC_RELAXED);
 }
 
+uint64_t rt_steer_arrived(void)
+{
+    return __atomic_load_n(&meet.arrived, __ATOMIC_ACQUIRE);
+}
+
 unsigned rt_steer_timeouts(void)
 {
     return __atomic_load_n(&meet.timeouts, __ATOMIC_RELAXED);

@@ -42,4 +42,6 @@ int rt_steer_meet(unsigned edge);
 /* Counters for tests: meetings released, pauses timed out. */
 unsigned rt_steer_met(void);
 unsigned rt_steer_timeouts(void);
+/* The edges whose threads wait now (tests). */
+uint64_t rt_steer_arrived(void);
 #endif
