@@ -79,6 +79,17 @@ has ci "confirm: confirmed: BUG: rerun 1 of 3 deadlocked in this cycle"
 "$rtdd" confirm "$work/ci.log" >/dev/null 2>&1
 [ $? = 2 ] || complain "rtdd confirm without a program: exit status not 2"
 
+# Usage errors are rtdd's (2), not the program's.
+"$rtdd" confirm --help | grep -q 'usage: rtdd confirm' || complain "rtdd confirm --help: no usage"
+"$rtdd" run --confirm=0 -- "$bins/two_lock_apart" >/dev/null 2>&1
+[ $? = 2 ] || complain "rtdd run --confirm=0: exit status not 2"
+"$rtdd" run --help | grep -q -- '--confirm\[=N\]' || complain "rtdd run --help lacks --confirm"
+# A plan the runtime cannot read stops the program before main, as a bad option does.
+echo "not a plan" >"$work/bad.plan"
+RTDD_OPTIONS="confirm_plan=$work/bad.plan" "$rtdd" run -- "$bins/two_lock_apart" >"$work/bad.out" 2>&1
+[ $? = 2 ] || complain "a bad confirm_plan: exit status not 2"
+grep -q "confirm_plan '.*bad.plan': line 1: not an rtdd confirm plan" "$work/bad.out" || complain "a bad confirm_plan: no message"
+
 # JSON lines: the verdict is a "confirm" field.
 run cxx_mutex_apart 66 --confirm --report-format=json
 grep -q '"confirm":"confirmed: BUG: rerun 1 of 3' "$work/cxx_mutex_apart.log" || complain "json: no confirm field"
