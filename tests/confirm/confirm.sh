@@ -28,15 +28,17 @@ output() { [ "$(cat "$work/$1.out")" = "$2" ] || complain "$1: program printed '
 # gets the verdict and the rerun's wait-for graph; the exit status is
 # exitcode (a confirmed cycle is a BUG); the program computed what it does.
 for c in "two_lock_apart:lines 2:journal -> accounts -> journal" \
-         "three_thread_ring:moved 3:3 threads blocked" \
+         "three_thread_ring:moved 3:ring+0x50 -> ring -> ring+0x28 -> ring+0x50" \
          "cxx_mutex_apart:entries 2:audit -> accounts -> audit" \
          "rwlock_apart:rows 0:index_lock -> table -> index_lock" \
          "spin_apart:n 2:right -> left -> right" \
          "c11_apart:n 2:right -> left -> right" \
-         "glib_apart:n 2:state_lock -> queue_lock -> state_lock"; do
+         "glib_apart:n 2:state_lock -> queue_lock -> state_lock" \
+         "glib_bit_apart:n 2:bit 1 of state -> bit 0 of state -> bit 1 of state"; do
     IFS=: read -r name out cycle <<<"$c"
     run "$name" 66 --confirm
     output "$name" "$out"
+    says "$name" "cycle $cycle: confirmed"
     has "$name" "confirm: confirmed: BUG: rerun 1 of 3 deadlocked in this cycle"
     has "$name" "confirm:   wait-for: "
     grep -q "^confirm:   wait-for: cycle: " "$work/$name.log" || complain "$name: no wait-for cycle line"
