@@ -10,6 +10,9 @@ CONFIRM_BINS := $(patsubst tests/confirm/%.c,$(CONFIRM_DIR)/%,$(CONFIRM_C)) \
 $(CONFIRM_DIR)/glib_%: tests/confirm/glib_%.c
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(PROG_CFLAGS) $(GLIB_CFLAGS) -o $@ $< $(GLIB_LIBS)
+$(CONFIRM_DIR)/rcu_%: tests/confirm/rcu_%.c $(BUILD)/lib/librtdd_rcu.so
+	@mkdir -p $(dir $@)
+	@echo "  CC $@"; $(CC) $(PROG_CFLAGS) -Iinclude -o $@ $< -L$(BUILD)/lib -lrtdd_rcu -Wl,-rpath,$(abspath $(BUILD)/lib)
 $(CONFIRM_DIR)/%: tests/confirm/%.c
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(PROG_CFLAGS) -o $@ $<

@@ -34,7 +34,8 @@ for c in "two_lock_apart:lines 2:journal -> accounts -> journal" \
          "spin_apart:n 2:right -> left -> right" \
          "c11_apart:n 2:right -> left -> right" \
          "glib_apart:n 2:state_lock -> queue_lock -> state_lock" \
-         "glib_bit_apart:n 2:bit 1 of state -> bit 0 of state -> bit 1 of state"; do
+         "glib_bit_apart:n 2:bit 1 of state -> bit 0 of state -> bit 1 of state" \
+         "rcu_apart:config 2:cfg_lock -> [rcu_read_lock] -> cfg_lock"; do
     IFS=: read -r name out cycle <<<"$c"
     run "$name" 66 --confirm
     output "$name" "$out"

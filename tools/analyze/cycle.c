@@ -43,7 +43,7 @@ static int section_role(const char *title)
         return 0;
     while (*title == ' ') /* JSON titles keep the text's indentation */
         title++;
-    if (contains(title, " is trying to acquire lock ") ||
+    if (contains(title, " is trying to acquire lock ") || contains(title, " calls synchronize_rcu(), which waits for ") ||
         (!strncmp(title, "-> ", 3) && contains(title, " taken while holding ")))
         return 1;
     if (!strncmp(title, "but the thread already holds lock ", 34) ||
