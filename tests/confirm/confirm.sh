@@ -109,7 +109,7 @@ grep -q '"confirm": *"not confirmed"' "$work/b.json" || complain "analyze json: 
 grep -q '"severity": *"WARNING"' "$work/b.json" || complain "analyze json: not-confirmed cycle changed severity"
 RTDD_OPTIONS="log_path=$work/plain.log" "$rtdd" run -- "$bins/two_lock_apart" >/dev/null 2>&1
 a --format=json "$work/plain.log" | grep -q '"confirm": *"not tried"' || complain "analyze json: no not-tried state"
-a --format=text "$work/two_lock_apart.log" | grep -q 'BUG: confirmed: BUG: rerun 1 of 3' || complain "analyze text: no verdict"
+a --format=text "$work/two_lock_apart.log" | grep -q '^    confirmed: BUG: rerun 1 of 3' || complain "analyze text: no verdict"
 a --format=text "$work/plain.log" | grep -q 'not tried' || complain "analyze text: no not-tried"
 a --format=sarif "$work/two_lock_apart.log" >"$work/a.sarif"
 grep -q '"level": *"error"' "$work/a.sarif" || complain "analyze sarif: confirmed cycle is not level error"

@@ -91,8 +91,7 @@ static void finding_section(FILE *out, const struct az_analysis *a, const struct
     }
     if (az_cycle_kind(f->kind)) {
         /* What rtdd run --confirm found (docs/confirm.md). */
-        fprintf(out, "<p class=\"%s\">%s", f->confirm == AZ_CONFIRM_CONFIRMED ? "new" : "baseline",
-                f->confirm == AZ_CONFIRM_CONFIRMED ? "BUG: " : "");
+        fprintf(out, "<p class=\"%s\">", f->confirm == AZ_CONFIRM_CONFIRMED ? "new" : "baseline");
         esc(out, f->confirm_detail ? f->confirm_detail : "not tried (rtdd run --confirm)");
         fputs("</p>\n", out);
     }

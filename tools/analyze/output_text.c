@@ -63,9 +63,9 @@ int az_write_text(FILE *out, const struct az_analysis *a, const struct az_output
                 fprintf(out, "\n");
             }
             if (az_cycle_kind(f->kind))
-                fprintf(out, "    %s%s%s\n", f->confirm == AZ_CONFIRM_CONFIRMED ? "BUG: " : "",
-                        f->confirm_detail ? f->confirm_detail : "not tried: run `rtdd confirm LOG -- PROGRAM` to try to make it deadlock",
-                        "");
+                fprintf(out, "    %s\n",
+                        f->confirm_detail ? f->confirm_detail
+                                          : "not tried: run `rtdd confirm LOG -- PROGRAM` to try to make it deadlock");
             if (f->suppressed && f->suppressed < f->count)
                 fprintf(out, "    %lu of its reports suppressed\n", f->suppressed);
         }
