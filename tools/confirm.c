@@ -317,17 +317,27 @@ static int rewrite(const char *path, const struct lines *l, const struct rtdd_co
         close(fd);
         return -1;
     }
+    /* Which group's verdict goes before which line (0: none), found once. */
+    unsigned *verdict_at = calloc(l->n + 1, sizeof *verdict_at);
+    if (!verdict_at) {
+        fclose(f);
+        unlink(tmp);
+        return -1;
+    }
+    for (unsigned k = 0; k < sc->ngroups; k++)
+        for (unsigned m = 0; m < sc->groups[k].nmembers; m++) {
+            const struct group *c = &sc->groups[k];
+            unsigned long first = c->lines[m];
+            unsigned long at = first >= 1 && first <= l->n && l->line[first - 1][0] == '{'
+                                   ? first
+                                   : insertion_line(l, first, c->end_lines[m]);
+            if (at)
+                verdict_at[at] = k + 1;
+        }
     for (unsigned long i = 1; i <= l->n; i++) {
         const char *s = l->line[i - 1];
-        const struct group *g = NULL;
-        unsigned long at = 0;
-        for (unsigned k = 0; k < sc->ngroups && !g; k++)
-            for (unsigned m = 0; m < sc->groups[k].nmembers && !g; m++) {
-                const struct group *c = &sc->groups[k];
-                if (s[0] == '{' ? c->lines[m] == i : insertion_line(l, c->lines[m], c->end_lines[m]) == i)
-                    g = c, at = i;
-            }
-        if (g && at && (g->tried || g->confirmed)) {
+        const struct group *g = verdict_at[i] ? &sc->groups[verdict_at[i] - 1] : NULL;
+        if (g && (g->tried || g->confirmed)) {
             char v[MAX_DETAIL + 1][640];
             unsigned nv = verdict(cfg, g, v, MAX_DETAIL + 1);
             if (s[0] == '{') {
@@ -351,6 +361,7 @@ static int rewrite(const char *path, const struct lines *l, const struct rtdd_co
         }
         fprintf(f, "%s\n", s);
     }
+    free(verdict_at);
     if (fclose(f) != 0 || rename(tmp, path) != 0) {
         unlink(tmp);
         return -1;
