@@ -50,6 +50,22 @@ done
 [ "$(grep -c '^confirm:   wait-for: .* blocked .* waiting for' "$work/three_thread_ring.log")" = 3 ] ||
     complain "three_thread_ring: the wait-for graph does not list 3 blocked threads"
 
+# A latent cycle (one worker ran both tasks in the plain run: INFO, exit 0)
+# that a steered rerun deadlocks: confirmed, a BUG, exit status exitcode;
+# rtdd analyze fails on it, as it would not on the latent INFO alone.
+"$rtdd" run --log-path="$work/latent_plain.log" -- "$bins/latent_pool" >/dev/null 2>&1
+[ $? = 0 ] || complain "latent_pool without --confirm: exit status not 0"
+"$rtdd" analyze "$work/latent_plain.log" >/dev/null 2>&1
+[ $? = 0 ] || complain "analyze: an unconfirmed latent cycle must not fail"
+run latent_pool 66 --confirm
+output latent_pool "done 2"
+has latent_pool "INFO: latent circular locking dependency"
+has latent_pool "confirm: confirmed: BUG: rerun 1 of 3 deadlocked in this cycle"
+"$rtdd" analyze "$work/latent_pool.log" >/dev/null 2>&1
+[ $? = 1 ] || complain "analyze: a confirmed latent cycle must fail"
+"$rtdd" analyze --format=json "$work/latent_pool.log" | grep -q '"severity": *"BUG"' ||
+    complain "analyze json: a confirmed latent cycle is not a BUG"
+
 # Gated: rtdd reports no cycle, so nothing is rerun or said.
 run gated 0 --confirm
 output gated "n 2"
