@@ -83,6 +83,7 @@ include rcu/rcu.mk
 include tools/tools.mk
 include tests/programs/programs.mk
 include tests/cli/cli.mk
+include tests/confirm/confirm.mk
 include examples/examples.mk
 include tests/real/real.mk
 include tests/peers/peers.mk

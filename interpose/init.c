@@ -223,7 +223,7 @@ static void setup(void)
      * descendant, whose clean exit stays silent (rt_report_set_descendant). */
     const char *root = getenv("RTDD_ROOT_PID");
     rt_report_set_root_pid(root && *root ? (int)strtol(root, NULL, 10) : (int)getpid());
-    if (rt_runtime_configure(env, &err) < 0) {
+    if (rt_runtime_configure(env, &err) < 0 || rt_steer_setup(rt_opt.confirm_plan, &err) < 0) {
         struct rt_buf msg;
         char out[2300];
         rt_buf_init(&msg, out, sizeof out);

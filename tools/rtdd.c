@@ -16,6 +16,9 @@ static void usage(FILE *out)
             "  analyze [--format=text|json|sarif|junit|html] [--output=FILE] [--suppressions=FILE]\n"
             "          [--baseline=FILE] [--debug-dir=DIR]... [--dot=FILE] LOG...\n"
             "                 the post-mortem analyser: de-duplicate, symbolize, gate CI\n"
+            "  confirm [--reruns=N] [--timeout=S] LOG -- PROGRAM [ARGS...]\n"
+            "                 rerun PROGRAM steered into LOG's lock-order cycles; a rerun that\n"
+            "                 deadlocks confirms a cycle; the verdicts are written into LOG\n"
             "  dump PID        write a lock dump of PID (running under rtdd) to its log: every thread's\n"
             "                 held locks, waits and state; for a program that hangs\n"
             "  torture [--duration=S] [--readers=N] [--writers=N]\n"
@@ -46,6 +49,8 @@ int main(int argc, char **argv)
         return rtdd_run_main(argc - 1, argv + 1);
     if (!strcmp(cmd, "analyze"))
         return rtdd_analyze_main(argc - 1, argv + 1);
+    if (!strcmp(cmd, "confirm"))
+        return rtdd_confirm_main(argc - 1, argv + 1);
     if (!strcmp(cmd, "dump"))
         return rtdd_dump_main(argc - 1, argv + 1);
     if (!strcmp(cmd, "torture"))

@@ -30,9 +30,13 @@ void rtdd_run_usage(int to_stderr)
 {
     FILE *out = to_stderr ? stderr : stdout;
     no_sigpipe();
-    fprintf(out, "usage: rtdd run [--option=value ...] [--] PROGRAM [ARGS...]\n\n"
+    fprintf(out, "usage: rtdd run [--confirm[=N]] [--option=value ...] [--] PROGRAM [ARGS...]\n\n"
                  "Runs PROGRAM with the rtdd runtime preloaded. Options are the keys of\n"
                  "RTDD_OPTIONS ('--log-path=F' is 'log_path=F'); they override RTDD_OPTIONS.\n\n"
+                 "  --confirm[=N]            after a run with lock-order cycles, rerun PROGRAM up to N\n"
+                 "                           times per cycle (default 3), steered into the cycle; a rerun\n"
+                 "                           that deadlocks confirms it (docs/confirm.md)\n"
+                 "  --confirm-timeout=S      stop a rerun after S seconds (default 60): not confirmed\n\n"
                  "options:\n");
     for (unsigned i = 0; i < rt_option_count; i++) {
         const struct rt_option_info *o = &rt_option_table[i];
@@ -43,8 +47,8 @@ void rtdd_run_usage(int to_stderr)
                 *p = '-';
         fprintf(out, "  %-24s %s (default: %s)\n", key, o->help, o->def);
     }
-    fprintf(out, "\nExit status: the program's, or `exitcode` when reports were issued;\n"
-                 "2 when rtdd itself is used wrongly or cannot run the program.\n");
+    fprintf(out, "\nExit status: the program's, or `exitcode` when reports were issued or a cycle\n"
+                 "was confirmed; 2 when rtdd itself is used wrongly or cannot run the program.\n");
 }
 
 /* The directory holding the running rtdd binary. */
@@ -138,9 +142,82 @@ static int fail(const char *fmt, const char *arg)
     return 2;
 }
 
+/* PROGRAM as rtdd can run it, and the runtime; 0, or 2 with a message. */
+int rtdd_run_resolve(const char *name, char *program, size_t pcap, char *runtime, size_t rcap)
+{
+    if (find_program(name, program, pcap) < 0)
+        return fail("cannot find program '%s'", name);
+    struct stat st;
+    if (stat(program, &st) < 0)
+        return fail("cannot run '%s': no such file", program);
+    if (S_ISDIR(st.st_mode))
+        return fail("cannot run '%s': it is a directory, not a program", program);
+    if (st.st_mode & (S_ISUID | S_ISGID))
+        return fail("'%s' is setuid or setgid: the dynamic loader ignores LD_PRELOAD for it, so rtdd "
+                    "cannot check it. Run a copy without the setuid bit.",
+                    program);
+    int st_elf = is_static_elf(program);
+    if (st_elf < 0)
+        return fail("cannot read '%s'", program);
+    if (st_elf == 1)
+        return fail("'%s' is statically linked: LD_PRELOAD cannot instrument it, so rtdd would check "
+                    "nothing. Link it dynamically.",
+                    program);
+    if (find_runtime(runtime, rcap) != 0)
+        return fail("cannot find the runtime librtdd.so (looked next to rtdd, in ../lib and in %s)", RTDD_LIBDIR);
+    return 0;
+}
+
+void rtdd_run_environment(const char *runtime, const char *options)
+{
+    if (options)
+        setenv("RTDD_OPTIONS", options, 1);
+    const char *preload = getenv("LD_PRELOAD");
+    char newpreload[2 * PATH_MAX + 8];
+    snprintf(newpreload, sizeof newpreload, "%s%s%s", runtime, preload && *preload ? ":" : "",
+             preload ? preload : "");
+    setenv("LD_PRELOAD", newpreload, 1);
+    /* GLib before 2.76 keeps g_slice memory in its own chunks: freeing an
+     * object that holds a lock would never reach free(). As under
+     * Valgrind, slices become malloc'ed blocks (unless the user said). */
+    setenv("G_SLICE", "always-malloc", 0);
+    /* The program keeps this pid: the processes it forks or execs are its
+     * descendants, and those with nothing to say write no exit summary. */
+    char root[24];
+    snprintf(root, sizeof root, "%ld", (long)getpid());
+    setenv("RTDD_ROOT_PID", root, 1);
+}
+
+/* --confirm, --confirm=N, --confirm-timeout=S: 1 when a is one of them
+ * (set in *cfg), -1 for a bad value, 0 for another option. */
+static int confirm_flag(const char *a, struct rtdd_confirm_cfg *cfg)
+{
+    char *end;
+    if (!strcmp(a, "--confirm")) {
+        cfg->reruns = 3;
+        return 1;
+    }
+    if (!strncmp(a, "--confirm=", 10)) {
+        long n = strtol(a + 10, &end, 10);
+        if (*end || end == a + 10 || n < 1 || n > 100)
+            return -1;
+        cfg->reruns = (unsigned)n;
+        return 1;
+    }
+    if (!strncmp(a, "--confirm-timeout=", 18)) {
+        long n = strtol(a + 18, &end, 10);
+        if (*end || end == a + 18 || n < 1 || n > 86400)
+            return -1;
+        cfg->timeout_s = (unsigned)n;
+        return 1;
+    }
+    return 0;
+}
+
 int rtdd_run_main(int argc, char **argv)
 {
     struct rt_options scratch;
+    struct rtdd_confirm_cfg confirm = { .reruns = 0, .timeout_s = 60, .pause_ms = 1500 };
     char opts[8192] = "";
     size_t optlen = 0;
     int i = 1;
@@ -155,6 +232,11 @@ int rtdd_run_main(int argc, char **argv)
             rtdd_run_usage(0);
             return 0;
         }
+        int cf = confirm_flag(a, &confirm);
+        if (cf < 0)
+            return fail("bad value in '%s': --confirm=N takes 1 to 100 reruns, --confirm-timeout=S 1 to 86400 s", a);
+        if (cf > 0)
+            continue;
         if (a[0] == '-' && a[1] != '-')
             return fail("unknown option '%s' (options are --key=value; put -- before a program whose name "
                         "starts with -); see rtdd run --help", a);
@@ -185,47 +267,20 @@ int rtdd_run_main(int argc, char **argv)
         return 2;
     }
     char program[PATH_MAX], runtime[PATH_MAX];
-    if (find_program(argv[i], program, sizeof program) < 0)
-        return fail("cannot find program '%s'", argv[i]);
-    struct stat st;
-    if (stat(program, &st) < 0)
-        return fail("cannot run '%s': no such file", program);
-    if (S_ISDIR(st.st_mode))
-        return fail("cannot run '%s': it is a directory, not a program", program);
-    if (st.st_mode & (S_ISUID | S_ISGID))
-        return fail("'%s' is setuid or setgid: the dynamic loader ignores LD_PRELOAD for it, so rtdd "
-                    "cannot check it. Run a copy without the setuid bit.",
-                    program);
-    int st_elf = is_static_elf(program);
-    if (st_elf < 0)
-        return fail("cannot read '%s'", program);
-    if (st_elf == 1)
-        return fail("'%s' is statically linked: LD_PRELOAD cannot instrument it, so rtdd would check "
-                    "nothing. Link it dynamically.",
-                    program);
-    if (find_runtime(runtime, sizeof runtime) != 0)
-        return fail("cannot find the runtime librtdd.so (looked next to rtdd, in ../lib and in %s)", RTDD_LIBDIR);
-
+    int bad = rtdd_run_resolve(argv[i], program, sizeof program, runtime, sizeof runtime);
+    if (bad)
+        return bad;
     const char *old = getenv("RTDD_OPTIONS");
-    if (optlen) {
-        char merged[sizeof opts + 4096];
-        snprintf(merged, sizeof merged, "%s%s%s", old && *old ? old : "", old && *old ? ":" : "", opts);
-        setenv("RTDD_OPTIONS", merged, 1);
+    char merged[sizeof opts + 4096];
+    snprintf(merged, sizeof merged, "%s%s%s", old && *old ? old : "", old && *old && optlen ? ":" : "", opts);
+    if (confirm.reruns) {
+        confirm.program = program;
+        confirm.argv = argv + i;
+        confirm.runtime = runtime;
+        confirm.options = merged;
+        return rtdd_run_confirm(&confirm);
     }
-    const char *preload = getenv("LD_PRELOAD");
-    char newpreload[2 * PATH_MAX + 8];
-    snprintf(newpreload, sizeof newpreload, "%s%s%s", runtime, preload && *preload ? ":" : "",
-             preload ? preload : "");
-    setenv("LD_PRELOAD", newpreload, 1);
-    /* GLib before 2.76 keeps g_slice memory in its own chunks: freeing an
-     * object that holds a lock would never reach free(). As under
-     * Valgrind, slices become malloc'ed blocks (unless the user said). */
-    setenv("G_SLICE", "always-malloc", 0);
-    /* The program keeps this pid: the processes it forks or execs are its
-     * descendants, and those with nothing to say write no exit summary. */
-    char root[24];
-    snprintf(root, sizeof root, "%ld", (long)getpid());
-    setenv("RTDD_ROOT_PID", root, 1);
+    rtdd_run_environment(runtime, optlen ? merged : NULL);
     execv(program, argv + i);
     int e = errno;
     no_sigpipe();

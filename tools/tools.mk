@@ -1,6 +1,6 @@
 # The rtdd command. It links the engine's option table (one definition of
 # the options) and, for `rtdd torture`, librtdd_rcu.
-TOOL_SRCS := tools/rtdd.c tools/run.c tools/dump.c tools/symbolizer.c $(RTDD_TOOL_SRCS)
+TOOL_SRCS := tools/rtdd.c tools/run.c tools/confirm.c tools/confirm_cli.c tools/dump.c tools/symbolizer.c $(RTDD_TOOL_SRCS)
 TOOL_ENGINE_SRCS += detect/core/options.c detect/core/rt_fmt.c detect/core/procstate.c
 # `rtdd __symbolizer`, the runtime's helper process, runs the runtime's symbolizer.
 TOOL_ENGINE_SRCS += detect/report/symbolize_dwarf.c

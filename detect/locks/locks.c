@@ -394,6 +394,10 @@ uint64_t rt_on_lock_pre_nested(struct rt_thread *t, struct rt_lock *lock, unsign
      * re-taking the stream lock it holds under the pad's object lock). */
     if (rt_lock_type_recursive(lock->type) && held_here(t, lock))
         return chain;
+    /* A rerun steered into a cycle (confirm_plan) may pause here, before
+     * the wait is shown: the paused thread is not blocked on a lock. */
+    if (__builtin_expect(rt_steer_on, 0))
+        rt_steer_before_wait(t, pc);
     /* The wait is shown before the checks: a thread that closes a cycle
      * then sees the others of the cycle blocked, whichever came first
      * (the graph lock orders them). */

@@ -679,4 +679,5 @@ unsigned long rt_lockorder_edges(void)
 void rt_lockorder_after_fork(void)
 {
     rt_sleeplock_reinit(&lo_graph_lock);
+    rt_steer_after_fork();
 }

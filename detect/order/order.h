@@ -29,4 +29,13 @@ void rt_lockorder_after_fork(void);
 /* At exit: each cycle found that distinct threads could not cover, and that
  * never became one they could, as an INFO latent-lock-order report. */
 void rt_lockorder_report_latent(void);
+
+/* Steering into a cycle for `rtdd run --confirm` (order/steer.c): set once
+ * a plan is installed (confirm_plan), cleared when steering gives up. */
+extern int rt_steer_on;
+/* Reads and installs the plan file path ("" : none); -1 with a message. */
+int rt_steer_setup(const char *path, struct rt_buf *err);
+/* Before a nested acquisition's wait: may pause the thread (bounded). */
+void rt_steer_before_wait(struct rt_thread *t, uintptr_t pc);
+void rt_steer_after_fork(void);
 #endif

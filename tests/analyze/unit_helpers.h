@@ -32,4 +32,5 @@ Suite *analyze_parse_suite(void);
 Suite *analyze_signature_suite(void);
 Suite *analyze_analysis_suite(void);
 Suite *analyze_output_suite(void);
+Suite *analyze_cycle_suite(void);
 #endif

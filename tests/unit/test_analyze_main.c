@@ -106,6 +106,6 @@ char *temp_file(const char *text, size_t len)
 int main(void)
 {
     Suite *suites[] = {analyze_parse_suite(), analyze_signature_suite(), analyze_analysis_suite(),
-                       analyze_output_suite()};
-    return rtdd_check_run("analyze", suites, 4);
+                       analyze_output_suite(), analyze_cycle_suite()};
+    return rtdd_check_run("analyze", suites, 5);
 }

@@ -1,4 +1,5 @@
 #include "analysis.h"
+#include "cycle.h"
 #include "report/kinds.h"
 #include "util.h"
 #include <json-c/json.h>
@@ -20,6 +21,7 @@ void az_analysis_destroy(struct az_analysis *a)
         free(f->logs);
         free(f->first_time);
         free(f->last_time);
+        free(f->confirm_detail);
         free(f);
     }
     free(a->findings);
@@ -176,6 +178,12 @@ void az_analysis_report(void *ctx, struct az_report *r)
         f->first_time = az_xstrdup(r->time);
         seen_at(&f->first, r);
     }
+    if (r->confirm_detail && r->confirm != AZ_CONFIRM_NOT_TRIED &&
+        (f->confirm == AZ_CONFIRM_NOT_TRIED || (r->confirm == AZ_CONFIRM_CONFIRMED && f->confirm != r->confirm))) {
+        f->confirm = r->confirm;
+        free(f->confirm_detail);
+        f->confirm_detail = az_xstrdup(r->confirm_detail);
+    }
     if (!f->last_time || !r->time || strcmp(r->time, f->last_time) >= 0) {
         if (r->time) {
             free(f->last_time);
@@ -272,7 +280,14 @@ enum az_status az_finding_status(const struct az_finding *f)
 
 int az_finding_fails(const struct az_finding *f)
 {
-    return az_finding_status(f) == AZ_NEW && f->kind >= 0 && rt_kind_table[f->kind].severity != RT_SEV_INFO;
+    return az_finding_status(f) == AZ_NEW && f->kind >= 0 && az_finding_severity(f) != RT_SEV_INFO;
+}
+
+int az_finding_severity(const struct az_finding *f)
+{
+    if (f->confirm == AZ_CONFIRM_CONFIRMED)
+        return RT_SEV_BUG;
+    return f->kind >= 0 ? (int)rt_kind_table[f->kind].severity : RT_SEV_WARNING;
 }
 
 const struct az_frame *az_finding_guilty_frame(const struct az_finding *f)

@@ -29,6 +29,8 @@ struct az_finding {
     struct az_report *example; /* the first report, symbolized */
     int in_baseline;
     char *first_time, *last_time;
+    int confirm;              /* enum az_confirm (cycle.h): confirmed wins over not confirmed */
+    char *confirm_detail;     /* the deciding report's "confirm:" text, NULL when none */
 };
 
 /* A report listed as truncated or corrupt (never counted as a finding),
@@ -78,6 +80,8 @@ void az_analysis_finish(struct az_analysis *a);
 enum az_status az_finding_status(const struct az_finding *f);
 /* 1 when the finding fails the run: new, not suppressed, BUG or WARNING. */
 int az_finding_fails(const struct az_finding *f);
+/* The kind's severity (enum rt_severity), BUG for a cycle a rerun confirmed. */
+int az_finding_severity(const struct az_finding *f);
 /* "FILE:LINE" of the guilty frame (or the report's SUMMARY location) and its function. */
 void az_finding_location(const struct az_finding *f, char *out, size_t cap);
 const struct az_frame *az_finding_guilty_frame(const struct az_finding *f);

@@ -3,6 +3,7 @@
  * lock-order cycle drawn as inline SVG by Graphviz. No external files,
  * scripts or fonts. */
 #include "output.h"
+#include "cycle.h"
 #include "dot.h"
 #include "report/kinds.h"
 #include "util.h"
@@ -88,6 +89,12 @@ static void finding_section(FILE *out, const struct az_analysis *a, const struct
         esc(out, r->headline);
         fputs("</pre>\n", out);
     }
+    if (az_cycle_kind(f->kind)) {
+        /* What rtdd run --confirm found (docs/confirm.md). */
+        fprintf(out, "<p class=\"%s\">", f->confirm == AZ_CONFIRM_CONFIRMED ? "new" : "baseline");
+        esc(out, f->confirm_detail ? f->confirm_detail : "not tried (rtdd run --confirm)");
+        fputs("</p>\n", out);
+    }
     if (az_finding_has_cycle(f)) {
         fputs("<div class=\"cycle\"><h3>lock-order cycle</h3>\n", out);
         char *svg = az_dot_render_svg(f);
@@ -137,14 +144,15 @@ int az_write_html(FILE *out, const struct az_analysis *a, const struct az_output
             az_analysis_count_status(a, AZ_SUPPRESSED), a->reports, a->suppressed_reports,
             a->truncated_total + a->corrupt_total, ctx->version);
     if (a->nfindings) {
-        fputs("<table><tr><th>count</th><th>kind</th><th>title</th><th>status</th></tr>\n", out);
+        fputs("<table><tr><th>count</th><th>kind</th><th>title</th><th>status</th><th>confirm</th></tr>\n", out);
         for (unsigned i = 0; i < a->nfindings; i++) {
             const struct az_finding *f = a->findings[i];
             enum az_status st = az_finding_status(f);
             fprintf(out, "<tr><td class=\"n\">%lu</td><td>%s</td><td><a href=\"#f%u\">", f->count,
                     f->kind >= 0 ? rt_kind_table[f->kind].name : "?", i + 1);
             esc(out, f->sig.title);
-            fprintf(out, "</a></td><td class=\"%s\">%s</td></tr>\n", az_status_name(st), az_status_name(st));
+            fprintf(out, "</a></td><td class=\"%s\">%s</td><td>%s</td></tr>\n", az_status_name(st), az_status_name(st),
+                    az_cycle_kind(f->kind) ? az_confirm_name(f->confirm) : "");
         }
         fputs("</table>\n", out);
     }

@@ -1,6 +1,7 @@
 /* The JSON output: everything the analysis found, for scripts, and the
  * input of a later run's --baseline (which reads "findings[].signature"). */
 #include "output.h"
+#include "cycle.h"
 #include "report/kinds.h"
 #include "util.h"
 #include <json-c/json.h>
@@ -49,7 +50,13 @@ static json_object *finding(const struct az_analysis *a, const struct az_finding
     json_object_object_add(o, "signature", json_object_new_string(f->sig.hex));
     json_object_object_add(o, "kind", json_object_new_string(f->kind >= 0 ? rt_kind_table[f->kind].name : "unknown"));
     if (f->kind >= 0)
-        json_object_object_add(o, "severity", json_object_new_string(rt_severity_name(rt_kind_table[f->kind].severity)));
+        json_object_object_add(o, "severity", json_object_new_string(rt_severity_name(az_finding_severity(f))));
+    if (az_cycle_kind(f->kind)) {
+        /* What rtdd run --confirm found: confirmed, not confirmed, not tried. */
+        json_object_object_add(o, "confirm", json_object_new_string(az_confirm_name(f->confirm)));
+        if (f->confirm_detail)
+            json_object_object_add(o, "confirm_detail", json_object_new_string(f->confirm_detail));
+    }
     json_object_object_add(o, "title", json_object_new_string(f->sig.title));
     json_object_object_add(o, "status", json_object_new_string(az_status_name(az_finding_status(f))));
     json_object_object_add(o, "count", json_object_new_int64((int64_t)f->count));

@@ -5,6 +5,7 @@
  * same alert across runs), suppressed findings with `suppressions`, and
  * truncated/corrupt reports as tool execution notifications. */
 #include "output.h"
+#include "cycle.h"
 #include "kinddoc.h"
 #include "report/kinds.h"
 #include "util.h"
@@ -127,7 +128,8 @@ static json_object *result(const struct az_analysis *a, const struct az_finding 
     json_object_object_add(res, "ruleId", json_object_new_string(kind));
     if (f->kind >= 0)
         json_object_object_add(res, "ruleIndex", json_object_new_int(f->kind));
-    json_object_object_add(res, "level", json_object_new_string(level(f->kind)));
+    /* A cycle a rerun deadlocked (rtdd run --confirm) is a bug: level error. */
+    json_object_object_add(res, "level", json_object_new_string(f->confirm == AZ_CONFIRM_CONFIRMED ? "error" : level(f->kind)));
     char msg[1024];
     snprintf(msg, sizeof msg, "%s (%lu report%s in %u log%s)", f->sig.title, f->count, f->count == 1 ? "" : "s",
              f->nlogs, f->nlogs == 1 ? "" : "s");
@@ -231,6 +233,11 @@ static json_object *result(const struct az_analysis *a, const struct az_finding 
         for (unsigned i = 0; i < r->ncycle; i++)
             json_object_array_add(cycle, json_object_new_string(r->cycle[i]));
         json_object_object_add(props, "cycle", cycle);
+    }
+    if (az_cycle_kind(f->kind)) {
+        json_object_object_add(props, "confirm", json_object_new_string(az_confirm_name(f->confirm)));
+        if (f->confirm_detail)
+            json_object_object_add(props, "confirmDetail", json_object_new_string(f->confirm_detail));
     }
     json_object_object_add(res, "properties", props);
     return res;

@@ -1,5 +1,6 @@
 /* The summary for people (REPORT-EXAMPLES.md, "The analyser's summary"). */
 #include "output.h"
+#include "cycle.h"
 #include "report/kinds.h"
 #include <string.h>
 
@@ -61,6 +62,10 @@ int az_write_text(FILE *out, const struct az_analysis *a, const struct az_output
                     fprintf(out, "%s%s", j ? " -> " : " ", f->example->cycle[j]);
                 fprintf(out, "\n");
             }
+            if (az_cycle_kind(f->kind))
+                fprintf(out, "    %s\n",
+                        f->confirm_detail ? f->confirm_detail
+                                          : "not tried: run `rtdd confirm LOG -- PROGRAM` to try to make it deadlock");
             if (f->suppressed && f->suppressed < f->count)
                 fprintf(out, "    %lu of its reports suppressed\n", f->suppressed);
         }

@@ -1,4 +1,5 @@
 #include "parse_json.h"
+#include "cycle.h"
 #include "report/kinds.h"
 #include "parse_text.h"
 #include "util.h"
@@ -175,6 +176,13 @@ static void read_body(struct az_report *r, json_object *o, int first_piece)
         r->function = s;
     if (json_object_object_get_ex(o, "modules", &v) && json_object_is_type(v, json_type_array))
         read_modules(r, v);
+    if (json_object_object_get_ex(o, "confirm", &v) && json_object_is_type(v, json_type_string) && !r->confirm_detail) {
+        /* Written into the report by rtdd run --confirm (docs/confirm.md). */
+        const char *c = json_object_get_string(v);
+        size_t cn = (size_t)json_object_get_string_len(v);
+        r->confirm = (unsigned char)az_confirm_line_state(c, cn);
+        r->confirm_detail = az_report_str(r, c, cn);
+    }
     if (json_object_object_get_ex(o, "cycle", &v) && json_object_is_type(v, json_type_array)) {
         size_t nc = json_object_array_length(v);
         r->ncycle = 0; /* the field, not a "cycle:" text line, is the cycle */

@@ -1,4 +1,5 @@
 #include "parser.h"
+#include "cycle.h"
 #include "headline.h"
 #include "report/kinds.h"
 #include "parse_json.h"
@@ -340,6 +341,14 @@ static void text_line(struct az_parser *p, const char *s, size_t n, unsigned lon
     if (az_starts_with(s, n, "cycle: ")) {
         if (az_text_cycle(r, s, n) < 0)
             az_report_set_corrupt(r, "malformed cycle line %lu", lineno);
+        return;
+    }
+    if (az_starts_with(s, n, "confirm: ")) {
+        /* Written into the report by rtdd run --confirm (docs/confirm.md). */
+        if (!r->confirm_detail) {
+            r->confirm = (unsigned char)az_confirm_line_state(s + 9, n - 9);
+            r->confirm_detail = az_report_str(r, s + 9, n - 9);
+        }
         return;
     }
     if (n == 18 && !memcmp(s, "[report truncated]", 18)) {

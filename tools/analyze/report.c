@@ -213,6 +213,7 @@ struct az_report *az_report_clone(const struct az_report *r)
     DUP(location);
     DUP(function);
     DUP(corrupt);
+    DUP(confirm_detail);
     for (unsigned i = 0; i < c->nsections; i++) {
         struct az_section *s = &c->sections[i];
         s->title = az_arena_strdup(&c->arena, s->title);

@@ -51,6 +51,8 @@ struct az_report {
     const char *cycle[AZ_MAX_CYCLE];
     unsigned ncycle;
     unsigned char runtime_truncated; /* the "[report truncated]" line */
+    unsigned char confirm;   /* enum az_confirm (cycle.h): what rtdd run --confirm found */
+    const char *confirm_detail; /* its first "confirm:" line, NULL when none */
     const char *corrupt;     /* why the report is truncated or corrupt, NULL if well formed */
     struct az_arena arena;
 };

@@ -53,7 +53,7 @@ int main(void)
         fmt_suite(),     options_suite(), kinds_suite(),  suppress_suite(), locktab_suite(),  stackdepot_suite(),
         locks_suite(),   freed_suite(),   report_suite(), log_suite(),      symbolize_suite(), lockorder_suite(), rcucheck_suite(),
         thread_suite(),   graphorder_suite(), feasible_suite(), lockgroup_suite(), condwait_suite(), rcuptr_suite(), lazylock_suite(), hang_suite(),
-        shared_suite(), watchdog_suite(), joinorder_suite(), demangle_suite(), semcheck_suite(), condsignal_suite(),
+        shared_suite(), watchdog_suite(), joinorder_suite(), demangle_suite(), semcheck_suite(), condsignal_suite(), steer_suite(),
     };
     int r = rtdd_check_run("detect", suites, (int)(sizeof suites / sizeof suites[0]));
     unlink(log_path);

@@ -29,6 +29,7 @@ Suite *shared_suite(void);
 Suite *joinorder_suite(void);
 Suite *semcheck_suite(void);
 Suite *condsignal_suite(void);
+Suite *steer_suite(void);
 /* Points the runtime's reports at a fresh temporary file; returns its path. */
 const char *test_log_setup(const char *extra_options);
 /* The log's whole content (static buffer). */

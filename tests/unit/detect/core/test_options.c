@@ -77,7 +77,7 @@ START_TEST(table_is_complete)
         ck_assert_ptr_nonnull(rt_option_find(rt_option_table[i].key, strlen(rt_option_table[i].key)));
         ck_assert_int_gt(strlen(rt_option_table[i].help), 10);
     }
-    ck_assert_uint_eq(rt_option_count, 19);
+    ck_assert_uint_eq(rt_option_count, 20);
 }
 END_TEST
 
