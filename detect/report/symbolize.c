@@ -115,7 +115,9 @@ int rt_symbolize(uintptr_t pc, struct rt_symbol *out)
         return -1;
     struct rt_module m;
     int have_module, helper = use_helper(pc - 1, &m, &have_module);
-    int have_dw = rt_dwlib_load() == 0;
+    /* libdw only where symbolization runs here: opened before our lock
+     * (dlopen takes the loader's), or under it if the helper fails. */
+    int have_dw = !helper && rt_dwlib_load() == 0;
     rt_spin_lock(&sym_lock);
     if (!cache)
         cache = rt_zalloc(CACHE_SLOTS * sizeof *cache);
@@ -128,6 +130,8 @@ int rt_symbolize(uintptr_t pc, struct rt_symbol *out)
         ok = -1; /* with a helper, a pc in no module is not looked for in-process */
         if (!helper || (have_module && rt_symclient_function(&m, pc, out, &ok) < 0)) {
             memset(out, 0, sizeof *out);
+            if (!have_dw)
+                have_dw = rt_dwlib_load() == 0;
             ok = have_dw && (dwfl || report_modules() == 0) ? lookup(pc, out) : -1;
         }
         if (slot) {
@@ -148,12 +152,14 @@ int rt_symbolize_data(uintptr_t addr, char *name, unsigned cap, uintptr_t *offse
      * (before the symbolizer's lock: this may take the loader's). */
     struct rt_module m;
     int have_module, helper = use_helper(addr, &m, &have_module);
-    int have_dw = rt_dwlib_load() == 0;
+    int have_dw = !helper && rt_dwlib_load() == 0;
     rt_spin_lock(&sym_lock);
     if (helper && (!have_module || rt_symclient_data(&m, addr, name, cap, offset, &ok) == 0)) {
         rt_spin_unlock(&sym_lock);
         return ok;
     }
+    if (!have_dw)
+        have_dw = rt_dwlib_load() == 0;
     if (have_dw && (dwfl || report_modules() == 0)) {
         Dwfl_Module *mod = rt_dw.dwfl_addrmodule(dwfl, addr);
         if (!mod && have_module)

@@ -31,6 +31,12 @@ static int state;             /* 0 not started, 1 running, -1 given up */
 static int sock = -1;
 static int spare = -1;        /* a forked child's connection, between prepare and the fork's end */
 static struct stat sock_stat; /* to tell our socket from a number the program reused */
+/* The next child's connection is asked for when a fork ends (no wait) and
+ * its answer read at the next use of the socket: a fork does not wait for
+ * the helper's round trip, which on busy CPUs costs a scheduling delay. */
+static int connect_pending;   /* a CONNECT's answer is still to be read */
+static int ready = -1;        /* the connection it brought, for the next fork */
+static struct stat ready_stat;
 
 static long sys(long n, long a, long b, long c, long d, long e)
 {
@@ -254,6 +260,29 @@ static void start(void)
     state = 1;
 }
 
+/* Reads the answer to the CONNECT asked when the last fork ended: the
+ * connection it brings waits in `ready` for the next fork. */
+static int collect_connection(void)
+{
+    static struct rt_symresp resp;
+    if (!connect_pending)
+        return 0;
+    connect_pending = 0;
+    if (recv_all(&resp, sizeof resp) < 0 || resp.magic != RT_SYM_MAGIC) {
+        give_up();
+        return -1;
+    }
+    if (resp.ok == 0 && received_fd >= 0) {
+        if (ready >= 0)
+            sys(SYS_close, ready, 0, 0, 0, 0);
+        ready = received_fd;
+        if (sys(SYS_fstat, ready, (long)&ready_stat, 0, 0, 0) < 0)
+            ready = -1;
+    }
+    received_fd = -1;
+    return 0;
+}
+
 /* One question, one answer; -1 (and no helper from now on) on any failure. */
 static int ask(struct rt_symreq *req, struct rt_symresp *resp)
 {
@@ -264,10 +293,11 @@ static int ask(struct rt_symreq *req, struct rt_symresp *resp)
                        st.st_dev != sock_stat.st_dev)) {
         sock = -1;
         state = 0;
+        connect_pending = 0;
     }
     if (state == 0)
         start();
-    if (state != 1)
+    if (state != 1 || collect_connection() < 0)
         return -1;
     req->magic = RT_SYM_MAGIC;
     if (send_all(req, sizeof *req) < 0 || recv_all(resp, sizeof *resp) < 0 || resp->magic != RT_SYM_MAGIC) {
@@ -337,6 +367,20 @@ void rt_symclient_fork_prepare(void)
     spare = -1;
     if (state != 1)
         return; /* no helper yet: a child that reports starts its own */
+    /* The connection asked for when the last fork ended, if the program
+     * has not closed its number meanwhile (a daemon's closefrom). */
+    struct stat st;
+    if (collect_connection() == 0 && ready >= 0) {
+        if (sys(SYS_fstat, ready, (long)&st, 0, 0, 0) == 0 && st.st_ino == ready_stat.st_ino &&
+            st.st_dev == ready_stat.st_dev) {
+            spare = ready;
+            ready = -1;
+            return;
+        }
+        ready = -1; /* the number is the program's now: not ours to close */
+    }
+    if (state != 1)
+        return;
     memset(&req, 0, sizeof req);
     req.op = RT_SYMREQ_CONNECT;
     if (ask(&req, &resp) < 0 || resp.ok != 0)
@@ -348,13 +392,28 @@ void rt_symclient_fork_prepare(void)
 
 void rt_symclient_fork_parent(void)
 {
+    static struct rt_symreq req;
     if (spare >= 0)
         sys(SYS_close, spare, 0, 0, 0, 0);
     spare = -1;
+    /* The next fork's connection: asked now, its answer read later. */
+    if (state == 1 && !connect_pending && ready < 0) {
+        memset(&req, 0, sizeof req);
+        req.magic = RT_SYM_MAGIC;
+        req.op = RT_SYMREQ_CONNECT;
+        if (send_all(&req, sizeof req) < 0)
+            give_up();
+        else
+            connect_pending = 1;
+    }
 }
 
 void rt_symclient_after_fork(void)
 {
+    connect_pending = 0; /* nothing was pending at the fork (prepare read it) */
+    if (ready >= 0)
+        sys(SYS_close, ready, 0, 0, 0, 0); /* the parent's, for its next child */
+    ready = -1;
     if (sock >= 0)
         sys(SYS_close, sock, 0, 0, 0, 0); /* the parent's: it keeps its own copy */
     sock = -1;
