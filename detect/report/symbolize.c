@@ -176,12 +176,10 @@ int rt_symbolize_data(uintptr_t addr, char *name, unsigned cap, uintptr_t *offse
 void rt_symbolize_fork_prepare(void)
 {
     rt_spin_lock(&sym_lock);
-    rt_symclient_fork_prepare(); /* the child's connection to the helper */
 }
 
 void rt_symbolize_fork_parent(void)
 {
-    rt_symclient_fork_parent();
     rt_spin_unlock(&sym_lock);
 }
 

@@ -1,10 +1,10 @@
 /* A threaded program forks four children in turn while another thread
  * holds a lock; each child uses that lock and reports it (INFO), named and
- * placed by the symbolizer. The helper's connection for each child is
- * asked for when the previous fork ends and collected later (symclient.c):
- * between the first two forks the parent reports too (a bad unlock), so
- * its own question meets that pending answer first. Every report must be
- * whole and symbolized, the parent's and each child's. */
+ * placed by the symbolizer: each child dials its parent's helper by name
+ * at its first question (symclient.c), the fork itself asks nothing of
+ * the helper. Between the first two forks the parent reports too (a bad
+ * unlock) on its own connection. Every report must be whole and
+ * symbolized, the parent's and each child's. */
 // expect: bad-unlock lock-held-at-fork lock-held-at-fork lock-held-at-fork lock-held-at-fork
 // exit: 66
 // log-count: 4 busy (pthread_mutex_t, static, first used at fork_children_report_in_turn.c:
