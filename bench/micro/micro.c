@@ -23,10 +23,15 @@
  *                     4 threads, 16K rwlocks made on first use and destroyed at random,
  *                     up to 10 held, always taken in increasing order (read, write,
  *                     or tried), released in random order (one op = one step)
+ *   exec_true         posix_spawn of /bin/true and waitpid, one after the other: prints the
+ *                     children's CPU time per exec (getrusage RUSAGE_CHILDREN), not wall
+ *                     time (under rtdd run the children start with the runtime preloaded)
  *   fork_busy         4 threads lock (own lock, then one of 4 shared ones inside it) and
  *                     allocate without pause while main forks children that take a
  *                     lock of their own, allocate and _exit (one op = fork + waitpid) */
 #include <pthread.h>
+#include <spawn.h>
+#include <sys/resource.h>
 #include <semaphore.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -497,6 +502,28 @@ static void fork_busy(long n)
         pthread_join(t[i], NULL);
 }
 
+/* exec_true: what every exec'd process pays for the runtime's start-up (a
+ * shell, a build, CGI children), as the children's CPU time per exec. */
+extern char **environ;
+static int exec_true(long n)
+{
+    char *argv[] = { "true", NULL };
+    for (long i = 0; i < n; i++) {
+        pid_t pid;
+        int status;
+        if (posix_spawn(&pid, "/bin/true", NULL, NULL, argv, environ) != 0 || waitpid(pid, &status, 0) != pid ||
+            !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            fprintf(stderr, "micro: /bin/true failed\n");
+            return 1;
+        }
+    }
+    struct rusage ru;
+    getrusage(RUSAGE_CHILDREN, &ru);
+    double cpu_ns = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e9 + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e3;
+    printf("%.3f\n", cpu_ns / n);
+    return 0;
+}
+
 static pthread_mutex_t turn_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t turn_changed[2] = { PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER };
 static int turn;
@@ -599,6 +626,8 @@ int main(int argc, char **argv)
         graph(n);
         return 0;
     }
+    if (!strcmp(argv[1], "exec_true"))
+        return exec_true(n);
     if (!strcmp(argv[1], "million")) {
         million(n);
         return 0;
