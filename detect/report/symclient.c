@@ -383,9 +383,10 @@ int rt_symclient_data(const struct rt_module *m, uintptr_t addr, char *name, uns
  * the helper by name at its first question, if the parent had one. */
 void rt_symclient_after_fork(void)
 {
-    if (sock >= 0)
+    if (sock >= 0) {
         sys(SYS_close, sock, 0, 0, 0, 0); /* the parent keeps its own copy */
-    sock = -1;
+        sock = -1;
+    }
     if (state == 1)
         state = listen_len ? 2 : 0;
 }

@@ -190,7 +190,9 @@ void rt_unwind_fork_child(void)
     if (__atomic_load_n(&fork_found_unwinder_busy, __ATOMIC_RELAXED))
         unwinder_unusable = 1;
     __atomic_store_n(&forks_pending, 0, __ATOMIC_SEQ_CST);
-    __atomic_store_n(&unwinds_running, unwind_depth ? 1 : 0, __ATOMIC_SEQ_CST);
+    unsigned running = unwind_depth ? 1 : 0;
+    if (__atomic_load_n(&unwinds_running, __ATOMIC_SEQ_CST) != running)
+        __atomic_store_n(&unwinds_running, running, __ATOMIC_SEQ_CST);
 }
 
 static rt_stack_id capture(unsigned max_depth);
