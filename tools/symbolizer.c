@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -43,16 +44,43 @@ static int write_all(int fd, const void *buf, size_t len)
     return 0;
 }
 
+/* Whether pid descends from the program (a child that dropped its
+ * privileges, as a server's workers do, is still one of its own). */
+static int descends_from(pid_t pid, pid_t program)
+{
+    for (int depth = 0; depth < 64 && pid > 1; depth++) {
+        if (pid == program)
+            return 1;
+        char path[64], buf[512];
+        snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            return 0;
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[n] = 0;
+        const char *after = strrchr(buf, ')'); /* the name may hold spaces and parentheses */
+        int ppid;
+        if (!after || sscanf(after + 1, " %*c %d", &ppid) != 1)
+            return 0;
+        pid = ppid;
+    }
+    return 0;
+}
+
 /* A forked child of the program dials the listener (fd 3, made by the
- * runtime); only a process of our own user is served. */
-static int accept_child(int listener)
+ * runtime). Served: a descendant of the program, or a process of our own
+ * user (one whose parent has ended); no other process may make the helper
+ * read files for it. */
+static int accept_child(int listener, pid_t program)
 {
     int fd = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
     if (fd < 0)
         return -1;
     struct ucred cred;
     socklen_t len = sizeof cred;
-    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0 || cred.uid != getuid()) {
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0 ||
+        (cred.uid != getuid() && !descends_from(cred.pid, program))) {
         close(fd);
         return -1;
     }
@@ -83,8 +111,8 @@ static int serve(int fd)
 
 int rtdd_symbolizer_main(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv; /* the program's pid: for ps(1) and people, the requests carry all */
+    /* The program's pid: whose descendants the listener serves (and for ps(1)). */
+    pid_t program = argc > 1 ? (pid_t)atoi(argv[1]) : 0;
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL); /* the runtime blocked all across the vfork */
@@ -122,7 +150,7 @@ int rtdd_symbolizer_main(int argc, char **argv)
             }
         }
         int newfd;
-        if (conns[0].revents && (newfd = accept_child(3)) >= 0) {
+        if (conns[0].revents && (newfd = accept_child(3, program)) >= 0) {
             if (n == cap) {
                 struct pollfd *grown = realloc(conns, 2 * cap * sizeof *conns);
                 if (!grown) {
