@@ -106,6 +106,11 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "nan" || b == "nan" || b + 0
         "$(get "$micro" million_mutexes rtdd 6)" "<=" 2
     check "rtdd ≤ 1.5x native: 200 forks of a threaded program whose lock is held at half of them (fork_200)" \
         "$(get "$micro" fork_200 rtdd 6)" "<=" 1.5
+    check "rtdd ≤ 1.5x native wall: 100 forks while 4 threads lock and allocate without pause (fork_busy)" \
+        "$(get "$micro" fork_busy rtdd 6)" "<=" 1.5
+    check "start-up ≤ 0.3 ms of CPU per exec'd process over native: /bin/true (exec_true, rtdd − native)" \
+        "$(awk -v r="$(ns exec_true rtdd)" -v n="$(ns exec_true native)" \
+           'BEGIN { if (r == "nan" || n == "nan" || r == "" || n == "") print "nan"; else printf "%.4g\n", (r - n) / 1e6 }')" "<=" 0.3 " ms"
     check "rtdd ≤ 1.3x native: malloc+free while 1,000 mutexes are held (free_heavy_1000)" \
         "$(get "$micro" free_heavy_1000 rtdd 6)" "<=" 1.3
     for n in 1 2; do
@@ -210,6 +215,13 @@ uses RCU elsewhere (`rcubench-rtdd-dyn plain`): what RCU checking costs a progra
 other, each trying the mutex, computing a few milliseconds and calling `_exit` (ns per fork, wait
 included; under rtdd each child whose fork found the lock held writes a `lock-held-at-fork` report
 at that first use);
+`fork_busy` four threads take their own mutex and one of four shared ones inside it and
+allocate without pause while the main thread forks 100 children that take a mutex of their own,
+allocate and `_exit` (ns of wall per fork and wait; nothing to report);
+`exec_true` 500 `posix_spawn`s of `/bin/true`, one after the other: the children's CPU time per
+exec (under rtdd each child starts with the runtime preloaded: what every exec'd process of a
+shell, a build or a CGI server pays; rtdd − native is the start-up's cost; TSan and valgrind do
+not apply: they cannot be preloaded into `/bin/true`);
 `cond_pingpong` 2 threads hand a turn back and forth through one mutex and two condition
 variables (one op = a round trip: 2 signals and 2 waits; under rtdd each signal and wait is
 recorded for the condition-variable checks, docs/kinds/cond-lock-order.md); `gmutex_pair`

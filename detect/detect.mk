@@ -2,6 +2,9 @@
 DETECT_SRCS := $(wildcard detect/*/*.c)
 INTERPOSE_SRCS := $(wildcard interpose/*.c)
 # RT_LIBS (libunwind, libdw) comes from $(BUILD)/config.mk, written after the deps step.
+# librtdd.so does not link them: it opens them when a report or a capture
+# first needs them (report/dwlib.h, report/unwind.c), not in every exec.
+RT_SO_LIBS := -ldl -lpthread
 
 # The runtime: hidden visibility (only the interposed names are exported),
 # initial-exec TLS, no builtin allocator folding, bound at load time.
@@ -47,7 +50,7 @@ $(RT_RCU_LIB): $(RT_RCU_OBJS)
 $(BUILD)/lib/librtdd.so: $(DETECT_OBJS) $(INTERPOSE_OBJS) $(RT_RCU_LIB) interpose/exports.list
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(RT_LDFLAGS) -o $@.tmp $(DETECT_OBJS) $(INTERPOSE_OBJS) $(RT_RCU_LIB) \
-	    -Wl,--exclude-libs,ALL $(RT_LIBS)
+	    -Wl,--exclude-libs,ALL $(RT_SO_LIBS)
 	@nm -D --defined-only $@.tmp | awk '{print $$3}' | LC_ALL=C sort -u >$@.exports; \
 	 bad=$$(nm -u $(RT_RCU_LIB) | awk 'NF==2{print $$2}' | sort -u | comm -12 - $@.exports); \
 	 [ -z "$$bad" ] || { echo "librtdd.so: the private librtdd_rcu calls interposed $$bad"; exit 1; }; \

@@ -188,25 +188,64 @@ static void fork_child(void)
 
 RT_HIDDEN extern int rti_glibc_malloc;
 
-static void check_interposition(void)
+/* The loaded object that holds addr: its PT_LOAD extent and its name
+ * ("" for the executable). Cheaper than dladdr, which searches the
+ * object's symbols, and than rt_module_find, which reads every build-id:
+ * start-up runs in every exec'd process. */
+struct object_at {
+    uintptr_t addr, lo, hi;
+    const char *name;
+};
+
+static int find_object(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    struct object_at *o = arg;
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD)
+            continue;
+        uintptr_t a = info->dlpi_addr + ph->p_vaddr;
+        if (a < lo)
+            lo = a;
+        if (a + ph->p_memsz > hi)
+            hi = a + ph->p_memsz;
+    }
+    if (o->addr < lo || o->addr >= hi)
+        return 0;
+    o->lo = lo;
+    o->hi = hi;
+    o->name = info->dlpi_name ? info->dlpi_name : "";
+    return 1;
+}
+
+static int object_at(uintptr_t addr, struct object_at *o)
+{
+    o->addr = addr;
+    return dl_iterate_phdr(find_object, o) == 1 ? 0 : -1;
+}
+
+static void check_interposition(const struct object_at *self)
 {
     /* glibc's allocator: its chunk headers can be read directly. */
-    Dl_info real_alloc;
-    if (rti_real.malloc_usable_size && dladdr((void *)rti_real.malloc_usable_size, &real_alloc) &&
-        real_alloc.dli_fname && strstr(real_alloc.dli_fname, "/libc.so."))
+    struct object_at real_alloc;
+    if (rti_real.malloc_usable_size && object_at((uintptr_t)rti_real.malloc_usable_size, &real_alloc) == 0 &&
+        strstr(real_alloc.name, "/libc.so."))
         rti_glibc_malloc = 1;
     else
         rt_free_checks_add(RT_FREE_FOREIGN_ALLOC);
     /* An executable that defines malloc wins over LD_PRELOAD: free() is
      * never ours, so freed-lock checks cannot run. Say so once. */
     void *winner = dlsym(RTLD_DEFAULT, "free");
-    Dl_info ours, theirs;
+    if (!winner || ((uintptr_t)winner >= self->lo && (uintptr_t)winner < self->hi))
+        return; /* ours: the usual case, decided without dladdr */
+    Dl_info theirs;
     const ElfW(Sym) *sym = NULL;
     /* A program that takes free's address has a canonical PLT entry for it:
      * an undefined symbol with a value, which still leads to ours. */
-    if (winner && dladdr((void *)check_interposition, &ours) &&
-        dladdr1(winner, &theirs, (void **)&sym, RTLD_DL_SYMENT) && ours.dli_fbase != theirs.dli_fbase &&
-        theirs.dli_fname && !strstr(theirs.dli_fname, "libc.so") && sym && sym->st_shndx != SHN_UNDEF) {
+    if (dladdr1(winner, &theirs, (void **)&sym, RTLD_DL_SYMENT) && theirs.dli_fname &&
+        !strstr(theirs.dli_fname, "libc.so") && sym && sym->st_shndx != SHN_UNDEF) {
         static const char msg[] = "rtdd: warning: the program replaces malloc/free itself; "
                                   "active-lock-freed checks are off\n";
         rt_log_write(msg, sizeof msg - 1);
@@ -231,11 +270,11 @@ static void setup(void)
         rt_quiet_write(2, msg.data, msg.len);
         die_now(2);
     }
-    struct rt_module self;
-    if (rt_module_find((uintptr_t)setup, &self) == 0)
+    struct object_at self = { 0, 0, 0, "" };
+    if (object_at((uintptr_t)setup, &self) == 0)
         rt_unwind_set_runtime_range(self.lo, self.hi);
-    rt_unwind_init();
-    rt_stack_capture(4); /* warm libunwind up outside any application lock */
+    /* The unwinder opens on the first capture or before the second thread
+     * (rt_unwind_open): an exec'd process that takes no lock never loads it. */
     pthread_key_create(&thread_key, thread_exit);
     rt_watchdog_start_hook = start_watchdog;
     rt_fatal_exit_hook = fatal_exit;
@@ -243,7 +282,7 @@ static void setup(void)
     rti_fastlock_init();
     pthread_atfork(fork_prepare, fork_parent, fork_child);
     atexit(at_exit);
-    check_interposition();
+    check_interposition(&self);
 }
 
 RT_HIDDEN void rti_install_rcu_hooks(void);

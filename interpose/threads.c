@@ -7,6 +7,7 @@
  * program's second thread exists. */
 #include "interpose.h"
 #include "hang/hang.h"
+#include "report/report.h"
 #include <errno.h>
 #include <threads.h>
 
@@ -15,6 +16,7 @@ static void before_thread_creation(void)
     if (rti_resolved() && !rti_guard && __atomic_load_n(&rti_state, __ATOMIC_ACQUIRE) == RTI_READY) {
         rti_guard++;
         rt_watchdog_start();
+        rt_unwind_open();
         rti_guard--;
     }
 }

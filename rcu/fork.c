@@ -11,7 +11,7 @@ static void after_fork_child(void)
     rtdd_rcu_registry_after_fork_child();
     rtdd_rcu_gp_after_fork_child();
     rtdd_rcu_callbacks_after_fork_child();
-    rtdd_rcu_barrier_init(); /* membarrier registration belongs to the old mm */
+    rtdd_rcu_barrier_after_fork_child(); /* membarrier registration belongs to the old mm */
 }
 
 RTDD_HIDDEN void rtdd_rcu_fork_init(void);

@@ -49,6 +49,7 @@ static inline bool rtdd_rcu_in_reader(void)
 struct rtdd_rcu_reader_chunk {
     struct rtdd_rcu_reader_chunk *next;
     uint32_t nslots;
+    uint32_t used; /* slots ever claimed are [0, used): a claim takes the lowest free one */
     struct rtdd_rcu_reader slots[];
 };
 RTDD_HIDDEN struct rtdd_rcu_reader_chunk *rtdd_rcu_registry_first(void);
@@ -60,6 +61,7 @@ RTDD_HIDDEN uint64_t rtdd_rcu_registry_slow_calls(void);
 
 /* ---- barrier.c: asymmetric (update-side) memory barrier ---- */
 RTDD_HIDDEN void rtdd_rcu_barrier_init(void);
+RTDD_HIDDEN void rtdd_rcu_barrier_after_fork_child(void);
 RTDD_HIDDEN void rtdd_rcu_master_barrier(void);
 RTDD_HIDDEN bool rtdd_rcu_has_membarrier(void);
 

@@ -46,8 +46,13 @@ static struct rtdd_rcu_reader *claim_in(struct rtdd_rcu_reader_chunk *chunk)
         int32_t expected = 0;
         if (__atomic_load_n(&slot->in_use, __ATOMIC_RELAXED) == 0 &&
             __atomic_compare_exchange_n(&slot->in_use, &expected, 1, false,
-                                        __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+                                        __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
+            uint32_t used = __atomic_load_n(&chunk->used, __ATOMIC_RELAXED);
+            while (used < i + 1 && !__atomic_compare_exchange_n(&chunk->used, &used, i + 1, true,
+                                                                 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+                ;
             return slot;
+        }
     }
     return NULL;
 }
@@ -73,6 +78,7 @@ static struct rtdd_rcu_reader *claim_slot(void)
         }
         chunk->nslots = (CHUNK_BYTES - sizeof(*chunk)) / sizeof(struct rtdd_rcu_reader);
         chunk->slots[0].in_use = 1;
+        chunk->used = 1;
         struct rtdd_rcu_reader_chunk *head = rtdd_rcu_registry_first();
         do
             chunk->next = head;
@@ -174,20 +180,27 @@ uint64_t rtdd_rcu_registry_slow_calls(void)
 void rtdd_rcu_registry_after_fork_child(void)
 {
     uint64_t live = 0;
+    /* Only slots ever claimed: reading the never-used rest would map
+     * their pages into the child, one fault each. */
     for (struct rtdd_rcu_reader_chunk *c = rtdd_rcu_registry_first(); c; c = c->next)
-        for (uint32_t i = 0; i < c->nslots; i++) {
+        for (uint32_t i = 0; i < c->used && i < c->nslots; i++) {
             struct rtdd_rcu_reader *slot = &c->slots[i];
             if (slot == rtdd_rcu_self) {
                 slot->tid = (int32_t)syscall(SYS_gettid);
                 live++;
                 continue;
             }
-            slot->ctr = 0;
-            slot->record = NULL;
-            slot->pending_pc = NULL;
-            slot->in_use = 0;
+            /* A free slot is left unwritten: a store would copy its page
+             * into the child (every fork of a program with many threads). */
+            if (slot->ctr || slot->record || slot->pending_pc || slot->in_use) {
+                slot->ctr = 0;
+                slot->record = NULL;
+                slot->pending_pc = NULL;
+                slot->in_use = 0;
+            }
         }
-    live_slots = live;
+    if (live_slots != live)
+        live_slots = live;
 }
 
 RTDD_HIDDEN void rtdd_rcu_registry_init(void);

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -43,46 +44,51 @@ static int write_all(int fd, const void *buf, size_t len)
     return 0;
 }
 
-/* A new connection for a child the program is about to fork: one end is
- * served here, the other goes back with the answer (SCM_RIGHTS). */
-static int connect_child(int fd, struct rt_symresp *resp, int *newfd)
+/* Whether pid descends from the program (a child that dropped its
+ * privileges, as a server's workers do, is still one of its own). */
+static int descends_from(pid_t pid, pid_t program)
 {
-    int sv[2];
-    resp->ok = -1;
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
-        return write_all(fd, resp, sizeof *resp);
-    resp->ok = 0;
-    union {
-        struct cmsghdr h;
-        char buf[CMSG_SPACE(sizeof(int))];
-    } control;
-    memset(&control, 0, sizeof control);
-    struct iovec iov = {resp, sizeof *resp};
-    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = &control, .msg_controllen = sizeof control};
-    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-    c->cmsg_level = SOL_SOCKET;
-    c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(sizeof(int));
-    memcpy(CMSG_DATA(c), &sv[1], sizeof(int));
-    ssize_t r;
-    do
-        r = sendmsg(fd, &msg, MSG_NOSIGNAL);
-    while (r < 0 && errno == EINTR);
-    close(sv[1]);
-    if (r < 0) {
-        close(sv[0]);
-        return -1;
+    for (int depth = 0; depth < 64 && pid > 1; depth++) {
+        if (pid == program)
+            return 1;
+        char path[64], buf[512];
+        snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            return 0;
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[n] = 0;
+        const char *after = strrchr(buf, ')'); /* the name may hold spaces and parentheses */
+        int ppid;
+        if (!after || sscanf(after + 1, " %*c %d", &ppid) != 1)
+            return 0;
+        pid = ppid;
     }
-    if ((size_t)r < sizeof *resp && write_all(fd, (char *)resp + r, sizeof *resp - (size_t)r) < 0) {
-        close(sv[0]);
-        return -1;
-    }
-    *newfd = sv[0];
     return 0;
 }
 
+/* A forked child of the program dials the listener (fd 3, made by the
+ * runtime). Served: a descendant of the program, or a process of our own
+ * user (one whose parent has ended); no other process may make the helper
+ * read files for it. */
+static int accept_child(int listener, pid_t program)
+{
+    int fd = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    struct ucred cred;
+    socklen_t len = sizeof cred;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0 ||
+        (cred.uid != getuid() && !descends_from(cred.pid, program))) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
 /* One request from fd, one answer; -1 when the connection is done. */
-static int serve(int fd, int *newfd)
+static int serve(int fd)
 {
     static struct rt_symreq req;
     static struct rt_symresp resp;
@@ -97,8 +103,6 @@ static int serve(int fd, int *newfd)
         uintptr_t off = 0;
         resp.ok = rt_symbolize_data_at(req.path, req.base, req.lo, req.pc, resp.name, sizeof resp.name, &off);
         resp.offset = off;
-    } else if (req.op == RT_SYMREQ_CONNECT) {
-        return connect_child(fd, &resp, newfd);
     } else {
         resp.ok = -1;
     }
@@ -107,8 +111,8 @@ static int serve(int fd, int *newfd)
 
 int rtdd_symbolizer_main(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv; /* the program's pid: for ps(1) and people, the requests carry all */
+    /* The program's pid: whose descendants the listener serves (and for ps(1)). */
+    pid_t program = argc > 1 ? (pid_t)atoi(argv[1]) : 0;
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL); /* the runtime blocked all across the vfork */
@@ -119,39 +123,44 @@ int rtdd_symbolizer_main(int argc, char **argv)
         return 1;
     close(1); /* fd 0 is the same socket, read and written */
     /* The program's connection and its forked children's: the helper ends
-     * when the last of them is closed. */
-    struct pollfd *conns = malloc(sizeof *conns);
-    size_t n = 1, cap = 1;
+     * when the last of them is closed (the listener, slot 0, keeps no
+     * helper alive). */
+    int listening = 0;
+    socklen_t optlen = sizeof listening;
+    if (getsockopt(3, SOL_SOCKET, SO_ACCEPTCONN, &listening, &optlen) < 0)
+        listening = 0;
+    struct pollfd *conns = malloc(2 * sizeof *conns);
+    size_t n = 2, cap = 2;
     if (!conns)
         return 1;
-    conns[0] = (struct pollfd){.fd = 0, .events = POLLIN};
-    while (n > 0) {
+    conns[0] = (struct pollfd){.fd = listening ? 3 : -1, .events = POLLIN};
+    conns[1] = (struct pollfd){.fd = 0, .events = POLLIN};
+    while (n > 1) {
         if (poll(conns, n, -1) < 0) {
             if (errno == EINTR)
                 continue;
             return 1;
         }
-        for (size_t i = 0; i < n; i++) {
+        for (size_t i = 1; i < n; i++) {
             if (!conns[i].revents)
                 continue;
-            int newfd = -1;
-            if (serve(conns[i].fd, &newfd) < 0) {
+            if (serve(conns[i].fd) < 0) {
                 close(conns[i].fd);
                 conns[i--] = conns[--n];
-                continue;
             }
-            if (newfd >= 0) {
-                if (n == cap) {
-                    struct pollfd *grown = realloc(conns, 2 * cap * sizeof *conns);
-                    if (!grown) {
-                        close(newfd);
-                        continue;
-                    }
-                    conns = grown;
-                    cap *= 2;
+        }
+        int newfd;
+        if (conns[0].revents && (newfd = accept_child(3, program)) >= 0) {
+            if (n == cap) {
+                struct pollfd *grown = realloc(conns, 2 * cap * sizeof *conns);
+                if (!grown) {
+                    close(newfd);
+                    continue;
                 }
-                conns[n++] = (struct pollfd){.fd = newfd, .events = POLLIN};
+                conns = grown;
+                cap *= 2;
             }
+            conns[n++] = (struct pollfd){.fd = newfd, .events = POLLIN};
         }
     }
     free(conns);

@@ -22,8 +22,16 @@
  *   random_rwlocks    the shape of ThreadSanitizer's real_deadlock_detector_stress_test:
  *                     4 threads, 16K rwlocks made on first use and destroyed at random,
  *                     up to 10 held, always taken in increasing order (read, write,
- *                     or tried), released in random order (one op = one step) */
+ *                     or tried), released in random order (one op = one step)
+ *   exec_true         posix_spawn of /bin/true and waitpid, one after the other: prints the
+ *                     children's CPU time per exec (getrusage RUSAGE_CHILDREN), not wall
+ *                     time (under rtdd run the children start with the runtime preloaded)
+ *   fork_busy         4 threads lock (own lock, then one of 4 shared ones inside it) and
+ *                     allocate without pause while main forks children that take a
+ *                     lock of their own, allocate and _exit (one op = fork + waitpid) */
 #include <pthread.h>
+#include <spawn.h>
+#include <sys/resource.h>
 #include <semaphore.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -448,6 +456,74 @@ static void fork_children(long n)
     pthread_join(t, NULL);
 }
 
+/* fork_busy: the forking main thread meets threads that are always inside
+ * a lock or the allocator (issue 38: 2-10x native wall under rtdd). The
+ * children touch nothing the workers hold: a clean run reports nothing. */
+#define FORK_BUSY_THREADS 4
+static pthread_mutex_t busy_shared[FORK_BUSY_THREADS] = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
+                                                          PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER };
+static int busy_stop; /* atomic */
+
+static void *fork_busy_worker(void *arg)
+{
+    pthread_mutex_t own = PTHREAD_MUTEX_INITIALIZER;
+    unsigned k = (unsigned)(uintptr_t)arg;
+    while (!__atomic_load_n(&busy_stop, __ATOMIC_RELAXED)) {
+        pthread_mutex_lock(&own);
+        pthread_mutex_lock(&busy_shared[k++ % FORK_BUSY_THREADS]);
+        char *p = malloc(32 + (k % 16) * 32);
+        p[0] = (char)k;
+        free(p);
+        pthread_mutex_unlock(&busy_shared[(k - 1) % FORK_BUSY_THREADS]);
+        pthread_mutex_unlock(&own);
+    }
+    return NULL;
+}
+
+static void fork_busy(long n)
+{
+    pthread_t t[FORK_BUSY_THREADS];
+    __atomic_store_n(&busy_stop, 0, __ATOMIC_RELAXED);
+    for (int i = 0; i < FORK_BUSY_THREADS; i++)
+        pthread_create(&t[i], NULL, fork_busy_worker, (void *)(uintptr_t)i);
+    for (long i = 0; i < n; i++) {
+        pid_t c = fork();
+        if (c == 0) {
+            pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+            pthread_mutex_lock(&m);
+            free(malloc(100));
+            pthread_mutex_unlock(&m);
+            _exit(0);
+        }
+        waitpid(c, NULL, 0);
+    }
+    __atomic_store_n(&busy_stop, 1, __ATOMIC_RELAXED);
+    for (int i = 0; i < FORK_BUSY_THREADS; i++)
+        pthread_join(t[i], NULL);
+}
+
+/* exec_true: what every exec'd process pays for the runtime's start-up (a
+ * shell, a build, CGI children), as the children's CPU time per exec. */
+extern char **environ;
+static int exec_true(long n)
+{
+    char *argv[] = { "true", NULL };
+    for (long i = 0; i < n; i++) {
+        pid_t pid;
+        int status;
+        if (posix_spawn(&pid, "/bin/true", NULL, NULL, argv, environ) != 0 || waitpid(pid, &status, 0) != pid ||
+            !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            fprintf(stderr, "micro: /bin/true failed\n");
+            return 1;
+        }
+    }
+    struct rusage ru;
+    getrusage(RUSAGE_CHILDREN, &ru);
+    double cpu_ns = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e9 + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e3;
+    printf("%.3f\n", cpu_ns / n);
+    return 0;
+}
+
 static pthread_mutex_t turn_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t turn_changed[2] = { PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER };
 static int turn;
@@ -528,6 +604,7 @@ static const struct { const char *name; void (*run)(long); } workloads[] = {
     { "malloc_free_64", malloc_free_64 },
     { "free_heavy_1000", free_heavy_1000 },
     { "fork_children", fork_children },
+    { "fork_busy", fork_busy },
     { "cond_pingpong", cond_pingpong },
     { "sem_pair", sem_pair },
     { "barrier_round", barrier_round },
@@ -549,6 +626,8 @@ int main(int argc, char **argv)
         graph(n);
         return 0;
     }
+    if (!strcmp(argv[1], "exec_true"))
+        return exec_true(n);
     if (!strcmp(argv[1], "million")) {
         million(n);
         return 0;

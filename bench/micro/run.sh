@@ -38,6 +38,8 @@ graph_30k|graph|30000|1|0
 graph_100k|graph|100000|1|0
 million_mutexes|million|1000000|1|0
 fork_200|fork_children|200|1|0
+fork_busy|fork_busy|100|1|0
+exec_true|exec_true|500|0|0
 cond_pingpong|cond_pingpong|200000|10|1000
 sem_pair|sem_pair|20000000|10|1000
 barrier_round|barrier_round|200000|10|1000
@@ -58,7 +60,7 @@ rcu_plain|rcuplain|5000000|0|0"
 ncpu=$(nproc)
 pin_cmd() { # pin_cmd WORKLOAD CPU: the prefix that pins WORKLOAD's run
     case $1 in
-    mutex_contended | nested3 | many_locks | lock_churn | create_destroy | random_rwlocks | fork_children | cond_pingpong | rcu | rcuplain) ;;
+    mutex_contended | nested3 | many_locks | lock_churn | create_destroy | random_rwlocks | fork_children | fork_busy | cond_pingpong | rcu | rcuplain) ;;
     *) [ "$ncpu" -gt 1 ] && printf 'taskset -c %s\n' "$2" ;;
     esac
 }

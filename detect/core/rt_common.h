@@ -38,10 +38,13 @@ static inline void rt_spin_unlock(rt_spin_t *l)
 }
 
 /* After fork the child has one thread: whatever the parent's other threads
- * held is free again. */
+ * held is free again. Only a held lock is written: a store to a free one
+ * would still copy its page in the child (tables of striped locks span
+ * pages: 17 copies per fork for the lock table alone). */
 static inline void rt_spin_reinit(rt_spin_t *l)
 {
-    __atomic_store_n(&l->locked, 0, __ATOMIC_RELAXED);
+    if (__atomic_load_n(&l->locked, __ATOMIC_RELAXED))
+        __atomic_store_n(&l->locked, 0, __ATOMIC_RELAXED);
 }
 
 /* Compare-and-swap of two adjacent 64-bit words, 16-byte aligned. */

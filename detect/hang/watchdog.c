@@ -35,8 +35,10 @@ void rt_watchdog_ensure(void)
 
 void rt_watchdog_after_fork(void)
 {
-    __atomic_store_n(&started, 0, __ATOMIC_RELAXED);
-    __atomic_store_n(&creation_seen, 0, __ATOMIC_RELAXED);
+    if (__atomic_load_n(&started, __ATOMIC_RELAXED))
+        __atomic_store_n(&started, 0, __ATOMIC_RELAXED);
+    if (__atomic_load_n(&creation_seen, __ATOMIC_RELAXED))
+        __atomic_store_n(&creation_seen, 0, __ATOMIC_RELAXED);
 }
 
 unsigned rt_watchdog_period_ms(void)

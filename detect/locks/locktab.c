@@ -2,6 +2,7 @@
 #include "locks/freegate.h"
 #include "core/core.h"
 #include <stdbool.h>
+#include <sys/mman.h>
 
 _Static_assert(sizeof(struct rt_lock) == 64, "a lock record is one cache line");
 
@@ -320,9 +321,19 @@ unsigned rt_locktab_for_range(uintptr_t start, size_t len, rt_lock_visit_fn fn, 
     return total;
 }
 
+/* A stripe another thread was sweeping stays locked in the child. Only
+ * pages of the table the parent touched can hold one: mincore tells them,
+ * and the rest is not read (a read would map each page into the child,
+ * 16 faults per fork for a table most of whose stripes never see a lock). */
 void rt_locktab_after_fork(void)
 {
+    enum { PAGE = 4096, NPAGES = sizeof stripes / PAGE + 2 };
+    uintptr_t lo = (uintptr_t)stripes & ~(uintptr_t)(PAGE - 1);
+    unsigned char resident[NPAGES];
+    int known = mincore((void *)lo, (uintptr_t)(stripes + STRIPES) - lo, resident) == 0;
     for (unsigned i = 0; i < STRIPES; i++) {
+        if (known && !(resident[((uintptr_t)&stripes[i] - lo) / PAGE] & 1))
+            continue;
         rt_spin_reinit(&stripes[i].sweeping);
     }
     rt_spin_reinit(&init_lock);

@@ -58,7 +58,10 @@ static inline void rt_sleeplock_unlock(rt_sleeplock_t *l)
  * held is free again. */
 static inline void rt_sleeplock_reinit(rt_sleeplock_t *l)
 {
-    __atomic_store_n(&l->state, 0, __ATOMIC_RELAXED);
-    __atomic_store_n(&l->searching, 0, __ATOMIC_RELAXED);
+    /* Stores only where needed: a store copies the page into the child. */
+    if (__atomic_load_n(&l->state, __ATOMIC_RELAXED))
+        __atomic_store_n(&l->state, 0, __ATOMIC_RELAXED);
+    if (__atomic_load_n(&l->searching, __ATOMIC_RELAXED))
+        __atomic_store_n(&l->searching, 0, __ATOMIC_RELAXED);
 }
 #endif

@@ -755,11 +755,16 @@ void rt_report_after_fork(void)
     rt_sink_after_fork();
     rt_spin_reinit(&report_pool.lock);
     rt_items_after_fork();
+    /* Only what is not already so is written: each store to a page copies
+     * it into the child, and most children have reported nothing. */
+#define RESET(var, value) do { if ((var) != (value)) (var) = (value); } while (0)
     for (int k = 0; k < RT_KIND_COUNT; k++)
-        kind_counts[k] = 0;
-    suppressed_count = error_count = 0;
-    summary_written = 0;
+        RESET(kind_counts[k], 0);
+    RESET(suppressed_count, 0);
+    RESET(error_count, 0);
+    RESET(summary_written, 0);
     /* The other threads' reports in flight went with them. */
-    in_flight = in_flight_here;
-    closed_by = 0;
+    RESET(in_flight, in_flight_here);
+    RESET(closed_by, 0);
+#undef RESET
 }

@@ -3,11 +3,9 @@
 #include "report/demangle.h"
 #include "report/symclient.h"
 #include "report/symbolize_dwarf.h"
+#include "report/dwlib.h"
 #include "report/runtime.h"
 #include "core/core.h"
-#include <dwarf.h>
-#include <elfutils/libdw.h>
-#include <elfutils/libdwfl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,29 +19,27 @@ struct cache_slot { uintptr_t pc; int ok; struct rt_symbol sym; };
 static struct cache_slot *cache;
 
 static char *debuginfo_path;
-static const Dwfl_Callbacks callbacks = {
-    .find_elf = dwfl_linux_proc_find_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
-    .debuginfo_path = &debuginfo_path,
-};
+static Dwfl_Callbacks callbacks = { .debuginfo_path = &debuginfo_path };
 
 static int report_modules(void)
 {
     if (!dwfl) {
-        dwfl = dwfl_begin(&callbacks);
+        callbacks.find_elf = rt_dw.dwfl_linux_proc_find_elf;
+        callbacks.find_debuginfo = rt_dw.dwfl_standard_find_debuginfo;
+        dwfl = rt_dw.dwfl_begin(&callbacks);
         if (!dwfl)
             return -1;
     }
-    dwfl_report_begin(dwfl);
-    int r = dwfl_linux_proc_report(dwfl, getpid());
-    dwfl_report_end(dwfl, NULL, NULL);
+    rt_dw.dwfl_report_begin(dwfl);
+    int r = rt_dw.dwfl_linux_proc_report(dwfl, getpid());
+    rt_dw.dwfl_report_end(dwfl, NULL, NULL);
     return r == 0 ? 0 : -1;
 }
 
 static int lookup(uintptr_t pc, struct rt_symbol *out)
 {
-    Dwfl_Module *mod = dwfl_addrmodule(dwfl, pc - 1);
-    if (!mod && (report_modules() < 0 || !(mod = dwfl_addrmodule(dwfl, pc - 1))))
+    Dwfl_Module *mod = rt_dw.dwfl_addrmodule(dwfl, pc - 1);
+    if (!mod && (report_modules() < 0 || !(mod = rt_dw.dwfl_addrmodule(dwfl, pc - 1))))
         return -1;
     return rt_dwarf_function(mod, pc, out);
 }
@@ -119,6 +115,9 @@ int rt_symbolize(uintptr_t pc, struct rt_symbol *out)
         return -1;
     struct rt_module m;
     int have_module, helper = use_helper(pc - 1, &m, &have_module);
+    /* libdw only where symbolization runs here: opened before our lock
+     * (dlopen takes the loader's), or under it if the helper fails. */
+    int have_dw = !helper && rt_dwlib_load() == 0;
     rt_spin_lock(&sym_lock);
     if (!cache)
         cache = rt_zalloc(CACHE_SLOTS * sizeof *cache);
@@ -131,7 +130,9 @@ int rt_symbolize(uintptr_t pc, struct rt_symbol *out)
         ok = -1; /* with a helper, a pc in no module is not looked for in-process */
         if (!helper || (have_module && rt_symclient_function(&m, pc, out, &ok) < 0)) {
             memset(out, 0, sizeof *out);
-            ok = (dwfl || report_modules() == 0) ? lookup(pc, out) : -1;
+            if (!have_dw)
+                have_dw = rt_dwlib_load() == 0;
+            ok = have_dw && (dwfl || report_modules() == 0) ? lookup(pc, out) : -1;
         }
         if (slot) {
             slot->pc = pc;
@@ -151,15 +152,18 @@ int rt_symbolize_data(uintptr_t addr, char *name, unsigned cap, uintptr_t *offse
      * (before the symbolizer's lock: this may take the loader's). */
     struct rt_module m;
     int have_module, helper = use_helper(addr, &m, &have_module);
+    int have_dw = !helper && rt_dwlib_load() == 0;
     rt_spin_lock(&sym_lock);
     if (helper && (!have_module || rt_symclient_data(&m, addr, name, cap, offset, &ok) == 0)) {
         rt_spin_unlock(&sym_lock);
         return ok;
     }
-    if (dwfl || report_modules() == 0) {
-        Dwfl_Module *mod = dwfl_addrmodule(dwfl, addr);
+    if (!have_dw)
+        have_dw = rt_dwlib_load() == 0;
+    if (have_dw && (dwfl || report_modules() == 0)) {
+        Dwfl_Module *mod = rt_dw.dwfl_addrmodule(dwfl, addr);
         if (!mod && have_module)
-            mod = dwfl_addrmodule(dwfl, m.lo);
+            mod = rt_dw.dwfl_addrmodule(dwfl, m.lo);
         ok = mod ? rt_dwarf_data(mod, addr, name, cap, offset) : -1;
     }
     rt_spin_unlock(&sym_lock);
@@ -172,12 +176,10 @@ int rt_symbolize_data(uintptr_t addr, char *name, unsigned cap, uintptr_t *offse
 void rt_symbolize_fork_prepare(void)
 {
     rt_spin_lock(&sym_lock);
-    rt_symclient_fork_prepare(); /* the child's connection to the helper */
 }
 
 void rt_symbolize_fork_parent(void)
 {
-    rt_symclient_fork_parent();
     rt_spin_unlock(&sym_lock);
 }
 

@@ -5,9 +5,33 @@
  * by path and load bias as the program's runtime sends them. */
 #include "report/symbolize_dwarf.h"
 #include "report/demangle.h"
-#include <dwarf.h>
+#include "report/dwlib.h"
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
+
+struct rt_dwlib rt_dw;
+
+int rt_dwlib_load(void)
+{
+    static _Atomic int state; /* 0 not tried, 1 open, -1 cannot be */
+    int s = __atomic_load_n(&state, __ATOMIC_ACQUIRE);
+    if (s)
+        return s > 0 ? 0 : -1;
+    /* Racing first callers both open it: dlopen counts, the table is the same. */
+    void *h = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
+    struct rt_dwlib t;
+    int ok = h != NULL;
+#define RT_DWLIB_RESOLVE(name) \
+    if (ok && !(t.name = (__typeof__(t.name))dlsym(h, #name))) \
+        ok = 0;
+    RT_DWLIB_FUNCS(RT_DWLIB_RESOLVE)
+#undef RT_DWLIB_RESOLVE
+    if (ok)
+        rt_dw = t;
+    __atomic_store_n(&state, ok ? 1 : -1, __ATOMIC_RELEASE);
+    return ok ? 0 : -1;
+}
 
 void rt_sym_copy_str(char *dst, size_t cap, const char *src)
 {
@@ -28,11 +52,11 @@ static const char *die_name(Dwarf_Die *die)
 {
     Dwarf_Attribute attr;
     Dwarf_Die origin;
-    const char *name = dwarf_diename(die);
+    const char *name = rt_dw.dwarf_diename(die);
     if (name)
         return name;
-    if (dwarf_attr_integrate(die, DW_AT_abstract_origin, &attr) && dwarf_formref_die(&attr, &origin))
-        return dwarf_diename(&origin);
+    if (rt_dw.dwarf_attr_integrate(die, DW_AT_abstract_origin, &attr) && rt_dw.dwarf_formref_die(&attr, &origin))
+        return rt_dw.dwarf_diename(&origin);
     return NULL;
 }
 
@@ -40,8 +64,8 @@ static void inline_name(Dwarf_Die *die, char *out, size_t cap)
 {
     Dwarf_Attribute attr;
     const char *linkage = NULL;
-    if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) || dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr))
-        linkage = dwarf_formstring(&attr);
+    if (rt_dw.dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) || rt_dw.dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr))
+        linkage = rt_dw.dwarf_formstring(&attr);
     if (!linkage || !rt_demangle(linkage, out, cap))
         rt_sym_copy_str(out, cap, die_name(die));
 }
@@ -51,11 +75,11 @@ static void inline_name(Dwarf_Die *die, char *out, size_t cap)
 static void add_inlines(Dwfl_Module *mod, Dwarf_Addr addr, struct rt_symbol *out)
 {
     Dwarf_Addr bias;
-    Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
+    Dwarf_Die *cu = rt_dw.dwfl_module_addrdie(mod, addr, &bias);
     Dwarf_Die *scopes = NULL;
     if (!cu)
         return;
-    int n = dwarf_getscopes(cu, addr - bias, &scopes);
+    int n = rt_dw.dwarf_getscopes(cu, addr - bias, &scopes);
     if (n <= 0)
         return;
     /* dwarf_getscopes follows the innermost inlined function into its
@@ -64,18 +88,18 @@ static void add_inlines(Dwfl_Module *mod, Dwarf_Addr addr, struct rt_symbol *out
     Dwarf_Die innermost = scopes[0];
     free(scopes);
     scopes = NULL;
-    n = dwarf_getscopes_die(&innermost, &scopes);
+    n = rt_dw.dwarf_getscopes_die(&innermost, &scopes);
     if (n <= 0)
         return;
     Dwarf_Files *files = NULL;
-    dwarf_getsrcfiles(cu, &files, NULL);
+    rt_dw.dwarf_getsrcfiles(cu, &files, NULL);
     /* Walk from the innermost scope: the line table's line belongs to the
      * innermost inlined callee; each call site line belongs to the next. */
     int line = out->loc.line;
     const char *file = out->loc.file;
     char file_buf[192];
     for (int i = 0; i < n && out->ninline < RT_SYM_INLINE_MAX; i++) {
-        if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+        if (rt_dw.dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
             continue;
         struct rt_source_loc *l = &out->inl[out->ninline++];
         inline_name(&scopes[i], l->function, sizeof l->function);
@@ -84,11 +108,11 @@ static void add_inlines(Dwfl_Module *mod, Dwarf_Addr addr, struct rt_symbol *out
         Dwarf_Attribute attr;
         Dwarf_Word v;
         line = 0;
-        if (dwarf_attr(&scopes[i], DW_AT_call_line, &attr) && dwarf_formudata(&attr, &v) == 0)
+        if (rt_dw.dwarf_attr(&scopes[i], DW_AT_call_line, &attr) && rt_dw.dwarf_formudata(&attr, &v) == 0)
             line = (int)v;
         file = "";
-        if (files && dwarf_attr(&scopes[i], DW_AT_call_file, &attr) && dwarf_formudata(&attr, &v) == 0) {
-            rt_sym_copy_str(file_buf, sizeof file_buf, dwarf_filesrc(files, v, NULL, NULL));
+        if (files && rt_dw.dwarf_attr(&scopes[i], DW_AT_call_file, &attr) && rt_dw.dwarf_formudata(&attr, &v) == 0) {
+            rt_sym_copy_str(file_buf, sizeof file_buf, rt_dw.dwarf_filesrc(files, v, NULL, NULL));
             file = file_buf;
         }
     }
@@ -105,17 +129,17 @@ int rt_dwarf_function(Dwfl_Module *mod, uintptr_t pc, struct rt_symbol *out)
     Dwarf_Addr addr = pc - 1;
     GElf_Off off = 0;
     GElf_Sym sym;
-    const char *name = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
+    const char *name = rt_dw.dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
     if (!name)
         return -1;
     if (!rt_demangle(name, out->loc.function, sizeof out->loc.function))
         rt_sym_copy_str(out->loc.function, sizeof out->loc.function, name);
     out->offset = off + 1;
     out->size = sym.st_size;
-    Dwfl_Line *line = dwfl_module_getsrc(mod, addr);
+    Dwfl_Line *line = rt_dw.dwfl_module_getsrc(mod, addr);
     if (line) {
         int lineno = 0;
-        const char *file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+        const char *file = rt_dw.dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
         rt_sym_copy_str(out->loc.file, sizeof out->loc.file, file);
         out->loc.line = lineno;
     }
@@ -128,7 +152,7 @@ int rt_dwarf_data(Dwfl_Module *mod, uintptr_t addr, char *name, unsigned cap, ui
 {
     GElf_Off off = 0;
     GElf_Sym sym;
-    const char *n = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
+    const char *n = rt_dw.dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
     if (!n || GELF_ST_TYPE(sym.st_info) != STT_OBJECT || off >= sym.st_size)
         return -1;
     if (!rt_demangle(n, name, cap))
@@ -141,32 +165,32 @@ int rt_dwarf_data(Dwfl_Module *mod, uintptr_t addr, char *name, unsigned cap, ui
  * load bias, as the program's runtime sends them, into a Dwfl of their own. */
 static Dwfl *offline;
 static char *debuginfo_path;
-static const Dwfl_Callbacks offline_callbacks = {
-    .find_elf = dwfl_build_id_find_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
-    .section_address = dwfl_offline_section_address,
-    .debuginfo_path = &debuginfo_path,
-};
+static Dwfl_Callbacks offline_callbacks = { .debuginfo_path = &debuginfo_path };
 
 static Dwfl_Module *module_at(const char *path, uintptr_t base, uintptr_t addr, uintptr_t lo)
 {
-    if (!offline && !(offline = dwfl_begin(&offline_callbacks)))
+    if (rt_dwlib_load() < 0)
         return NULL;
-    Dwfl_Module *mod = dwfl_addrmodule(offline, addr);
+    offline_callbacks.find_elf = rt_dw.dwfl_build_id_find_elf;
+    offline_callbacks.find_debuginfo = rt_dw.dwfl_standard_find_debuginfo;
+    offline_callbacks.section_address = rt_dw.dwfl_offline_section_address;
+    if (!offline && !(offline = rt_dw.dwfl_begin(&offline_callbacks)))
+        return NULL;
+    Dwfl_Module *mod = rt_dw.dwfl_addrmodule(offline, addr);
     if (!mod)
-        mod = dwfl_addrmodule(offline, lo);
+        mod = rt_dw.dwfl_addrmodule(offline, lo);
     if (mod) {
-        const char *name = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+        const char *name = rt_dw.dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
         if (name && !strcmp(name, path))
             return mod;
         /* Another object at the same address (dlclose, dlopen): start over. */
-        dwfl_end(offline);
-        if (!(offline = dwfl_begin(&offline_callbacks)))
+        rt_dw.dwfl_end(offline);
+        if (!(offline = rt_dw.dwfl_begin(&offline_callbacks)))
             return NULL;
     }
-    dwfl_report_begin_add(offline);
-    mod = dwfl_report_elf(offline, path, path, -1, base, false);
-    dwfl_report_end(offline, NULL, NULL);
+    rt_dw.dwfl_report_begin_add(offline);
+    mod = rt_dw.dwfl_report_elf(offline, path, path, -1, base, false);
+    rt_dw.dwfl_report_end(offline, NULL, NULL);
     return mod;
 }
 

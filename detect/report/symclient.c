@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,10 +28,15 @@
 
 static char helper_path[512];
 static int path_state;        /* 0 not looked for, 1 found, -1 none */
-static int state;             /* 0 not started, 1 running, -1 given up */
+static int state;             /* 0 not started, 1 running, 2 to dial (a forked child), -1 given up */
 static int sock = -1;
-static int spare = -1;        /* a forked child's connection, between prepare and the fork's end */
 static struct stat sock_stat; /* to tell our socket from a number the program reused */
+/* The helper also listens on an abstract socket of this name (the
+ * program's pid and a random word), so that a forked child that reports
+ * connects to it then: a fork costs the helper nothing, and a child that
+ * never reports never connects. The helper serves only our uid. */
+static struct sockaddr_un listen_addr;
+static socklen_t listen_len; /* 0: no listener (the child starts its own helper) */
 
 static long sys(long n, long a, long b, long c, long d, long e)
 {
@@ -79,7 +85,7 @@ int rt_symclient_prepare(void)
 }
 
 struct child_args {
-    int fd;
+    int fd, listener; /* listener: -1 when none */
     const char *path;
     char *const *argv, *const *envp;
     char *stack; /* the grandchild's */
@@ -94,7 +100,12 @@ static int helper_main(void *p)
         sys(SYS_exit, 127, 0, 0, 0, 0);
     if (null >= 0)
         sys(SYS_dup3, null, 2, 0, 0, 0);
-    sys(SYS_close_range, 3, ~0u, 0, 0, 0); /* the program's descriptors are not the helper's */
+    /* The listener as fd 3 (the helper checks it is one); the program's
+     * descriptors are not the helper's. */
+    int keep = 3;
+    if (a->listener >= 0 && sys(SYS_dup3, a->listener, 3, 0, 0, 0) == 3)
+        keep = 4;
+    sys(SYS_close_range, (long)keep, ~0u, 0, 0, 0);
     sys(SYS_execve, (long)a->path, (long)a->argv, (long)a->envp, 0, 0);
     sys(SYS_exit, 127, 0, 0, 0, 0);
     return 0;
@@ -124,27 +135,6 @@ static void give_up(void)
     state = -1;
 }
 
-/* A descriptor that came with an answer (RT_SYMREQ_CONNECT), moved high. */
-static int received_fd = -1;
-
-static void take_fd(struct msghdr *msg)
-{
-    for (struct cmsghdr *c = CMSG_FIRSTHDR(msg); c; c = CMSG_NXTHDR(msg, c)) {
-        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN(sizeof(int)))
-            continue;
-        int fd;
-        memcpy(&fd, CMSG_DATA(c), sizeof fd);
-        long hi = sys(SYS_fcntl, fd, F_DUPFD_CLOEXEC, HIGH_FD, 0, 0);
-        if (hi >= 0) {
-            sys(SYS_close, fd, 0, 0, 0, 0);
-            fd = (int)hi;
-        }
-        if (received_fd >= 0)
-            sys(SYS_close, received_fd, 0, 0, 0, 0);
-        received_fd = fd;
-    }
-}
-
 /* Waits for all of len bytes, at most ANSWER_TIMEOUT_S in all. */
 static int recv_all(void *buf, size_t len)
 {
@@ -164,15 +154,7 @@ static int recv_all(void *buf, size_t len)
             continue;
         if (r <= 0)
             return -1;
-        union {
-            struct cmsghdr h;
-            char buf[CMSG_SPACE(sizeof(int))];
-        } control;
-        struct iovec iov = {(char *)buf + got, len - got};
-        struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = &control, .msg_controllen = sizeof control};
-        r = sys(SYS_recvmsg, sock, (long)&msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC, 0, 0);
-        if (r > 0)
-            take_fd(&msg);
+        r = sys(SYS_recvfrom, sock, (long)((char *)buf + got), (long)(len - got), MSG_DONTWAIT, 0);
         if (r == -EINTR || r == -EAGAIN)
             continue;
         if (r <= 0)
@@ -193,6 +175,68 @@ static int send_all(const void *buf, size_t len)
             return -1;
         sent += (size_t)r;
     }
+    return 0;
+}
+
+/* A listening socket for the forked children, named in the abstract
+ * namespace "rtdd-sym.PID.RANDOM"; -1 (and no name) when it cannot be. */
+static int open_listener(const char *pid_arg)
+{
+    listen_len = 0;
+    uint64_t word = 0;
+    if (sys(SYS_getrandom, (long)&word, sizeof word, 0x1 /* GRND_NONBLOCK */, 0, 0) != sizeof word)
+        return -1;
+    long fd = sys(SYS_socket, AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, 0, 0);
+    if (fd < 0)
+        return -1;
+    long hi = sys(SYS_fcntl, fd, F_DUPFD_CLOEXEC, HIGH_FD + 2, 0, 0);
+    if (hi >= 0) {
+        sys(SYS_close, fd, 0, 0, 0, 0);
+        fd = hi;
+    }
+    struct sockaddr_un a;
+    memset(&a, 0, sizeof a);
+    a.sun_family = AF_UNIX;
+    char *p = a.sun_path + 1; /* sun_path[0] == 0: abstract */
+    static const char prefix[] = "rtdd-sym.";
+    memcpy(p, prefix, sizeof prefix - 1);
+    p += sizeof prefix - 1;
+    for (const char *q = pid_arg; *q; q++)
+        *p++ = *q;
+    *p++ = '.';
+    for (int i = 0; i < 16; i++, word >>= 4)
+        *p++ = "0123456789abcdef"[word & 15];
+    socklen_t len = (socklen_t)(p - (char *)&a);
+    if (sys(SYS_bind, fd, (long)&a, len, 0, 0) < 0 || sys(SYS_listen, fd, 64, 0, 0, 0) < 0) {
+        sys(SYS_close, fd, 0, 0, 0, 0);
+        return -1;
+    }
+    listen_addr = a;
+    listen_len = len;
+    return (int)fd;
+}
+
+/* A forked child's connection to its parent's helper, made at its first
+ * question; 0, or -1 when the helper is gone (the child starts its own). */
+static int dial(void)
+{
+    long fd = sys(SYS_socket, AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, 0, 0);
+    if (fd < 0)
+        return -1;
+    long hi = sys(SYS_fcntl, fd, F_DUPFD_CLOEXEC, HIGH_FD, 0, 0);
+    if (hi >= 0) {
+        sys(SYS_close, fd, 0, 0, 0, 0);
+        fd = hi;
+    }
+    long r;
+    do
+        r = sys(SYS_connect, fd, (long)&listen_addr, listen_len, 0, 0);
+    while (r == -EINTR);
+    if (r < 0 || sys(SYS_fstat, fd, (long)&sock_stat, 0, 0, 0) < 0) {
+        sys(SYS_close, fd, 0, 0, 0, 0);
+        return -1;
+    }
+    sock = (int)fd;
     return 0;
 }
 
@@ -225,7 +269,8 @@ static void start(void)
     pid_arg[n] = 0;
     char *argv[] = {"rtdd", "__symbolizer", pid_arg, NULL};
     char *envp[] = {"PATH=/usr/bin:/bin", NULL}; /* no LD_PRELOAD: the helper runs plain */
-    struct child_args args = {sv[1], helper_path, argv, envp, stack + CHILD_STACK};
+    int listener = open_listener(pid_arg);
+    struct child_args args = {sv[1], listener, helper_path, argv, envp, stack + CHILD_STACK};
     /* Signals blocked across the vfork: no handler of the program may run
      * on the child's stack; the helper unblocks them. errno is shared with
      * the child (same thread pointer) and restored. */
@@ -239,6 +284,8 @@ static void start(void)
     sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&old, 0, 8, 0);
     errno = saved_errno;
     sys(SYS_close, sv[1], 0, 0, 0, 0);
+    if (listener >= 0)
+        sys(SYS_close, listener, 0, 0, 0, 0); /* the helper's now */
     sock = sv[0];
     if (between <= 0) {
         give_up();
@@ -265,6 +312,8 @@ static int ask(struct rt_symreq *req, struct rt_symresp *resp)
         sock = -1;
         state = 0;
     }
+    if (state == 2)
+        state = dial() == 0 ? 1 : 0;
     if (state == 0)
         start();
     if (state != 1)
@@ -330,39 +379,14 @@ int rt_symclient_data(const struct rt_module *m, uintptr_t addr, char *name, uns
     return 0;
 }
 
-void rt_symclient_fork_prepare(void)
-{
-    static struct rt_symreq req;
-    static struct rt_symresp resp;
-    spare = -1;
-    if (state != 1)
-        return; /* no helper yet: a child that reports starts its own */
-    memset(&req, 0, sizeof req);
-    req.op = RT_SYMREQ_CONNECT;
-    if (ask(&req, &resp) < 0 || resp.ok != 0)
-        return;
-    /* The answer came with the descriptor (recv_all read it with the bytes). */
-    spare = received_fd;
-    received_fd = -1;
-}
-
-void rt_symclient_fork_parent(void)
-{
-    if (spare >= 0)
-        sys(SYS_close, spare, 0, 0, 0, 0);
-    spare = -1;
-}
-
+/* A forked child: the parent's socket is the parent's; the child dials
+ * the helper by name at its first question, if the parent had one. */
 void rt_symclient_after_fork(void)
 {
-    if (sock >= 0)
-        sys(SYS_close, sock, 0, 0, 0, 0); /* the parent's: it keeps its own copy */
-    sock = -1;
-    if (spare >= 0 && sys(SYS_fstat, spare, (long)&sock_stat, 0, 0, 0) == 0) {
-        sock = spare; /* the helper's connection for this process */
-        state = 1;
-    } else if (state == 1) {
-        state = 0;
+    if (sock >= 0) {
+        sys(SYS_close, sock, 0, 0, 0, 0); /* the parent keeps its own copy */
+        sock = -1;
     }
-    spare = -1;
+    if (state == 1)
+        state = listen_len ? 2 : 0;
 }

@@ -12,10 +12,11 @@
 #include "report/symbolize.h"
 #include <stdint.h>
 
-/* RT_SYMREQ_CONNECT: a connection of its own for a child about to be
- * forked, passed back with SCM_RIGHTS: children share the helper and what
- * it has loaded (a program forking 200 children starts one helper). */
-enum { RT_SYMREQ_FUNCTION = 1, RT_SYMREQ_DATA = 2, RT_SYMREQ_CONNECT = 3 };
+/* A forked child connects to its parent's helper when it first asks (the
+ * helper listens on an abstract socket, its fd 3): children share the
+ * helper and what it has loaded (a program forking 200 children starts one
+ * helper), and a fork costs the helper nothing. */
+enum { RT_SYMREQ_FUNCTION = 1, RT_SYMREQ_DATA = 2 };
 
 /* The wire format: both ends are built from this header (the helper is
  * found next to librtdd.so); the hello's sizes catch any mismatch. */
@@ -45,10 +46,7 @@ int rt_symclient_prepare(void);
 int rt_symclient_function(const struct rt_module *m, uintptr_t pc, struct rt_symbol *out, int *ok);
 int rt_symclient_data(const struct rt_module *m, uintptr_t addr, char *name, unsigned cap, uintptr_t *offset,
                       int *ok);
-/* Around fork, with the symbolizer's lock held: the parent gets a spare
- * connection to its helper, which the child takes as its own and the
- * parent closes. */
-void rt_symclient_fork_prepare(void);
-void rt_symclient_fork_parent(void);
+/* In a forked child: the parent's connection is dropped; the child's own
+ * is made by name at its first question. */
 void rt_symclient_after_fork(void);
 #endif

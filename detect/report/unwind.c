@@ -51,18 +51,74 @@ static int (*gcc_backtrace)(gcc_trace_fn fn, void *arg);
 static uintptr_t (*gcc_get_ip)(void *context);
 static uintptr_t (*gcc_get_cfa)(void *context);
 
+/* libunwind, opened only where it is used (libgcc_s missing, or a caller
+ * that asks for it by name): linked, it and liblzma cost every exec'd
+ * process about 0.1 ms of loading. */
+#define UNW_STR2(x) #x
+#define UNW_STR(x) UNW_STR2(x)
+static struct {
+    __typeof__(&unw_tdep_getcontext) getcontext;
+    __typeof__(&unw_init_local) init_local;
+    __typeof__(&unw_get_reg) get_reg;
+    __typeof__(&unw_step) step;
+} unw;
+static _Atomic int unw_state; /* 0 not tried, 1 open, -1 cannot be */
+
+static int unw_load(void)
+{
+    int s = __atomic_load_n(&unw_state, __ATOMIC_ACQUIRE);
+    if (s)
+        return s > 0 ? 0 : -1;
+    void *h = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
+    int ok = 0;
+    if (h) {
+        unw.getcontext = (__typeof__(unw.getcontext))dlsym(h, UNW_STR(unw_tdep_getcontext));
+        unw.init_local = (__typeof__(unw.init_local))dlsym(h, UNW_STR(unw_init_local));
+        unw.get_reg = (__typeof__(unw.get_reg))dlsym(h, UNW_STR(unw_get_reg));
+        unw.step = (__typeof__(unw.step))dlsym(h, UNW_STR(unw_step));
+        __typeof__(&unw_set_caching_policy) policy =
+            (__typeof__(policy))dlsym(h, UNW_STR(unw_set_caching_policy));
+        unw_addr_space_t *local = (unw_addr_space_t *)dlsym(h, UNW_STR(unw_local_addr_space));
+        ok = unw.getcontext && unw.init_local && unw.get_reg && unw.step && policy && local;
+        /* Per-thread caches keep warm unwinds free of libunwind's own locks. */
+        if (ok)
+            policy(*local, UNW_CACHE_PER_THREAD);
+    }
+    __atomic_store_n(&unw_state, ok ? 1 : -1, __ATOMIC_RELEASE);
+    return ok ? 0 : -1;
+}
+
+/* Opening the unwinder costs an exec'd process about 0.1 ms (libgcc_s's
+ * loading and CPU probe): it is opened on the first capture or before the
+ * process's second thread starts, whichever comes first. Either point is
+ * safe for dlopen: a process with one thread cannot find the loader's
+ * lock held by another; thread creation runs where the program may
+ * allocate (threads.c). */
+static _Atomic int unwinder_opened;
+
+void rt_unwind_open(void)
+{
+    if (__atomic_load_n(&unwinder_opened, __ATOMIC_ACQUIRE))
+        return;
+    void *gcc = dlopen("libgcc_s.so.1", RTLD_NOW | RTLD_LOCAL);
+    int have_gcc = 0;
+    if (gcc) {
+        gcc_get_ip = (uintptr_t (*)(void *))dlsym(gcc, "_Unwind_GetIP");
+        gcc_get_cfa = (uintptr_t (*)(void *))dlsym(gcc, "_Unwind_GetCFA");
+        void *bt = dlsym(gcc, "_Unwind_Backtrace");
+        if (gcc_get_ip && gcc_get_cfa && bt) {
+            __atomic_store_n(&gcc_backtrace, (int (*)(gcc_trace_fn, void *))bt, __ATOMIC_RELEASE);
+            have_gcc = 1;
+        }
+    }
+    if (!have_gcc)
+        unw_load(); /* the fallback */
+    __atomic_store_n(&unwinder_opened, 1, __ATOMIC_RELEASE);
+}
+
 void rt_unwind_init(void)
 {
-    /* Per-thread caches keep warm unwinds free of libunwind's own locks. */
-    unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
-    void *gcc = dlopen("libgcc_s.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!gcc)
-        return;
-    gcc_get_ip = (uintptr_t (*)(void *))dlsym(gcc, "_Unwind_GetIP");
-    gcc_get_cfa = (uintptr_t (*)(void *))dlsym(gcc, "_Unwind_GetCFA");
-    void *bt = dlsym(gcc, "_Unwind_Backtrace");
-    if (gcc_get_ip && gcc_get_cfa && bt)
-        __atomic_store_n(&gcc_backtrace, (int (*)(gcc_trace_fn, void *))bt, __ATOMIC_RELEASE);
+    rt_unwind_open();
 }
 
 /* libunwind keeps pthread mutexes of its own. A fork while another thread
@@ -134,7 +190,9 @@ void rt_unwind_fork_child(void)
     if (__atomic_load_n(&fork_found_unwinder_busy, __ATOMIC_RELAXED))
         unwinder_unusable = 1;
     __atomic_store_n(&forks_pending, 0, __ATOMIC_SEQ_CST);
-    __atomic_store_n(&unwinds_running, unwind_depth ? 1 : 0, __ATOMIC_SEQ_CST);
+    unsigned running = unwind_depth ? 1 : 0;
+    if (__atomic_load_n(&unwinds_running, __ATOMIC_SEQ_CST) != running)
+        __atomic_store_n(&unwinds_running, running, __ATOMIC_SEQ_CST);
 }
 
 static rt_stack_id capture(unsigned max_depth);
@@ -188,6 +246,7 @@ static rt_stack_id intern_with_sizes(uintptr_t *pcs, const uintptr_t *sps, unsig
 
 static rt_stack_id capture(unsigned max_depth)
 {
+    rt_unwind_open();
     int (*bt)(gcc_trace_fn, void *) = __atomic_load_n(&gcc_backtrace, __ATOMIC_ACQUIRE);
     if (!bt)
         return capture_libunwind(max_depth);
@@ -210,19 +269,19 @@ static rt_stack_id capture_libunwind(unsigned max_depth)
 
     if (max_depth > RT_STACK_MAX)
         max_depth = RT_STACK_MAX;
-    if (unw_getcontext(&ctx) < 0 || unw_init_local(&cur, &ctx) < 0)
+    if (unw_load() < 0 || unw.getcontext(&ctx) < 0 || unw.init_local(&cur, &ctx) < 0)
         return 0;
     do {
         unw_word_t ip, sp;
-        if (unw_get_reg(&cur, UNW_REG_IP, &ip) < 0 || ip == 0)
+        if (unw.get_reg(&cur, UNW_REG_IP, &ip) < 0 || ip == 0)
             break;
-        unw_get_reg(&cur, UNW_REG_SP, &sp);
+        unw.get_reg(&cur, UNW_REG_SP, &sp);
         if (leading && skipped(ip))
             continue;
         leading = 0;
         pcs[n] = ip;
         sps[n] = sp;
         n++;
-    } while (n < max_depth && unw_step(&cur) > 0);
+    } while (n < max_depth && unw.step(&cur) > 0);
     return intern_with_sizes(pcs, sps, n);
 }

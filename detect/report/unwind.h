@@ -10,7 +10,11 @@
  * left out of every captured stack. */
 void rt_unwind_set_runtime_range(uintptr_t lo, uintptr_t hi);
 void rt_unwind_add_skip_range(uintptr_t lo, uintptr_t hi);
+/* Opens the unwinder now (unit tests; else it opens on first need). */
 void rt_unwind_init(void);
+/* Opens it if not yet: the first capture does, and the runtime calls this
+ * before a process's second thread is created (see unwind.c). */
+void rt_unwind_open(void);
 /* Captures the calling thread's stack, at most max_depth frames (0 in a
  * child forked while another thread's unwind did not finish). */
 rt_stack_id rt_stack_capture(unsigned max_depth);
