@@ -22,7 +22,11 @@
  *   random_rwlocks    the shape of ThreadSanitizer's real_deadlock_detector_stress_test:
  *                     4 threads, 16K rwlocks made on first use and destroyed at random,
  *                     up to 10 held, always taken in increasing order (read, write,
- *                     or tried), released in random order (one op = one step) */
+ *                     or tried), released in random order (one op = one step)
+ * mutex_contended, nested3 and many_locks also print a second line, the hold
+ * time of their (outer) lock sampled inside the program (hold.h). */
+#include "hold.h"
+
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdint.h>
@@ -62,9 +66,14 @@ static void mutex_pair(long n)
 static void *contended_thread(void *arg)
 {
     long n = (long)arg;
+    int slot = hold_slot();
     for (long i = 0; i < n; i++) {
+        int sampled = hold_sampled(i);
         pthread_mutex_lock(&mutex);
+        uint64_t t1 = sampled ? hold_ticks() : 0;
         shared_counter++;
+        if (sampled)
+            hold_record(slot, t1, hold_ticks());
         pthread_mutex_unlock(&mutex);
     }
     return NULL;
@@ -73,13 +82,18 @@ static void *contended_thread(void *arg)
 static void *nested3_thread(void *arg)
 {
     long n = (long)arg;
+    int slot = hold_slot();
     for (long i = 0; i < n; i++) {
+        int sampled = hold_sampled(i);
         pthread_mutex_lock(&mtx_a);
+        uint64_t t1 = sampled ? hold_ticks() : 0;
         pthread_mutex_lock(&mtx_b);
         pthread_mutex_lock(&mtx_c);
         shared_counter++;
         pthread_mutex_unlock(&mtx_c);
         pthread_mutex_unlock(&mtx_b);
+        if (sampled)
+            hold_record(slot, t1, hold_ticks());
         pthread_mutex_unlock(&mtx_a);
     }
     return NULL;
@@ -247,6 +261,7 @@ static void *many_locks_thread(void *arg)
 {
     long n = (long)arg;
     unsigned s = (unsigned)(uintptr_t)&n;
+    int slot = hold_slot();
     for (long i = 0; i < n; i++) {
         unsigned k[3];
         for (int j = 0; j < 3; j++) {
@@ -262,11 +277,19 @@ static void *many_locks_thread(void *arg)
                 }
         if (k[0] == k[1] || k[1] == k[2])
             continue;
-        for (int j = 0; j < 3; j++)
+        int sampled = hold_sampled(i);
+        uint64_t t1 = 0;
+        for (int j = 0; j < 3; j++) {
             pthread_mutex_lock(&many[k[j]]);
+            if (j == 0 && sampled)
+                t1 = hold_ticks();
+        }
         BARRIER(); /* no shared write: the two threads may hold disjoint locks */
-        for (int j = 3; j-- > 0;)
+        for (int j = 3; j-- > 0;) {
+            if (j == 0 && sampled)
+                hold_record(slot, t1, hold_ticks());
             pthread_mutex_unlock(&many[k[j]]);
+        }
     }
     return NULL;
 }
@@ -557,9 +580,11 @@ int main(int argc, char **argv)
         if (strcmp(argv[1], workloads[i].name))
             continue;
         workloads[i].run(n / 10); /* warm-up */
+        hold_start();
         double t0 = now_ns();
         workloads[i].run(n);
         printf("%.3f\n", (now_ns() - t0) / n);
+        hold_print();
         free_heavy_done();
         return 0;
     }
