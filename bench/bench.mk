@@ -69,7 +69,7 @@ bench-micro: bench-tools
 	@RTDD=$(BUILD)/bin/rtdd QUICK=$(QUICK) bench/micro/run.sh $(BENCH_DIR) bench/results/micro.csv
 
 bench-real: bench-tools
-	@echo "== real programs: native vs rtdd vs Helgrind vs DRD"
+	@echo "== real programs: native vs rtdd vs ThreadSanitizer (SQLite library rows) vs Helgrind vs DRD"
 	@RTDD=$(BUILD)/bin/rtdd QUICK=$(QUICK) bench/real/run.sh $(BENCH_DIR) bench/results/real.csv
 
 bench-servers: $(BUILD)/lib/librtdd.so $(BUILD)/bin/rtdd

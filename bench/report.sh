@@ -169,7 +169,8 @@ cat <<'TXT'
 - Every workload runs in **rounds**; in each round every tool runs once, one after the other
   (native, rtdd, tsan, helgrind, drd, native, rtdd, ...), so load drift hits all tools alike.
   The **ratio** is computed pair by pair — a tool's time divided by the native time *of the same
-  round* — and the median over the rounds is shown (`make bench`: 5 rounds).
+  round* — and the median over the rounds is shown (`make bench`: 5 rounds; Helgrind and DRD
+  in the first 3 of them: their ratios, in the hundreds, differ by a few % from round to round).
 - All tools of a micro-benchmark round run on the same CPU (rounds take the CPUs in turn):
   single-threaded workloads under `taskset`, the RCU reader pinned by `rcubench`
   (`RCUBENCH_READER_CPU`); the two-thread lock workloads are not pinned. On a VM whose vCPUs

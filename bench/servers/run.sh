@@ -108,4 +108,5 @@ printf '%s\n' "$servers" | while IFS='|' read -r name cpus server load probe cmd
     done
     echo "  ($name: $((SECONDS - row_start)) s)"
 done
-echo "ratios: median over rounds of rtdd / native of the same round; CSV: $csv"
+echo "ratios: median over rounds of rtdd / native of the same round, (min–max)"
+echo "real servers: $SECONDS s in all; CSV: $csv"
