@@ -179,7 +179,8 @@ cat <<'TXT'
   excluded) and print ns per operation. ThreadSanitizer runs 1/10 and Helgrind/DRD 1/1000 of the
   iterations; everything is normalized per operation.
 - Real programs are timed as whole processes (start-up included) and normalized per unit of work.
-  Helgrind/DRD process a smaller input (1 MiB; 10k rows, QUICK: 5k).
+  Helgrind/DRD process a smaller input (1 MiB; 10k rows, QUICK: 5k; the SQLite library program 4k
+  rows, and ThreadSanitizer a quarter of its 400k).
 - **Max RSS** is the kernel's `ru_maxrss` of the measured process (wait4, `bench/micro/measure.c`),
   median over the rounds; for valgrind it includes valgrind itself.
 - Commands: native `build/bench/micro WORKLOAD N`; rtdd `build/bin/rtdd run -- build/bench/micro
