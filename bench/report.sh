@@ -176,7 +176,7 @@ cat <<'TXT'
   (`RCUBENCH_READER_CPU`); the two-thread lock workloads are not pinned. On a VM whose vCPUs
   differ in speed at the moment, a pair split across them would measure the vCPUs.
 - Micro-benchmarks (`bench/micro/micro.c`) time their loop inside the program (process start-up
-  excluded) and print ns per operation. ThreadSanitizer runs 1/10 and Helgrind/DRD 1/1000 of the
+  excluded) and print ns per operation. ThreadSanitizer runs 1/10 and Helgrind/DRD 1/1000 (`cond_pingpong`: 1/100) of the
   iterations; everything is normalized per operation.
 - Real programs are timed as whole processes (start-up included) and normalized per unit of work.
   Helgrind/DRD process a smaller input (1 MiB; 10k rows, QUICK: 5k; the SQLite library program 4k
