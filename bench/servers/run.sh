@@ -84,7 +84,7 @@ echo "server,tool,rounds,wall_s,cpu_s,maxrss_kb,wall_ratio,cpu_ratio,rss_ratio,r
 echo "real servers: $rounds rounds, native and rtdd interleaved (QUICK=$quick); split servers on CPUs ${server_cpus:-any}, their load on ${load_cpus:-any}"
 printf '%-24s %-7s %9s %9s %9s %11s %8s %8s %-13s %8s %-13s %8s\n' server tool "wall s" "cpu s" "user s" "maxrss KB" wall× cpu× "(range)" user× "(range)" rss×
 printf '%s\n' "$servers" | while IFS='|' read -r name cpus server load probe cmds pkgs; do
-    case " ${ONLY:-$name} " in *" $name "*) ;; *) continue ;; esac
+    [ -n "${ONLY:-}" ] && [ "$ONLY" != "$name" ] && continue
     row_start=$SECONDS
     missing=""
     for c in $cmds; do command -v "$c" >/dev/null || missing=1; done
