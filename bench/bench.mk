@@ -13,12 +13,12 @@ MEASURE    := $(BENCH_DIR)/measure
 REAL_GEN   := $(BENCH_DIR)/gen
 BENCH_CC   := $(CC) -O2 -g -Wall -Wextra -Werror
 
-$(MICRO_BIN): bench/micro/micro.c
+$(MICRO_BIN): bench/micro/micro.c bench/micro/hold.h
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(BENCH_CC) -pthread -o $@ $<
 
 # The same source rebuilt with ThreadSanitizer.
-$(MICRO_TSAN): bench/micro/micro.c
+$(MICRO_TSAN): bench/micro/micro.c bench/micro/hold.h
 	@mkdir -p $(dir $@)
 	@echo "  CLANG $@"; clang -O2 -g -Wall -Wextra -Werror -fsanitize=thread -pthread -o $@ $<
 
@@ -35,9 +35,23 @@ $(REAL_GEN): bench/real/gen.c
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(BENCH_CC) -o $@ $<
 
+# SQLite as a library, 4 threads (Debian's libsqlite3, from libsqlite3-dev:
+# bench-deps installs it); the TSan build instruments the program only, the
+# library is Debian's as it is (its mutexes and allocations are intercepted).
+SQLITE_THREADS      := $(BENCH_DIR)/sqlite_threads
+SQLITE_THREADS_TSAN := $(BENCH_DIR)/sqlite_threads-tsan
+$(SQLITE_THREADS): bench/real/sqlite_threads.c
+	@mkdir -p $(dir $@)
+	@echo "  CC $@"; $(BENCH_CC) $$(pkg-config --cflags sqlite3) -pthread -o $@ $< $$(pkg-config --libs sqlite3)
+$(SQLITE_THREADS_TSAN): bench/real/sqlite_threads.c
+	@mkdir -p $(dir $@)
+	@echo "  CLANG $@"; clang -O2 -g -Wall -Wextra -Werror -fsanitize=thread $$(pkg-config --cflags sqlite3) -pthread \
+	    -o $@ $< $$(pkg-config --libs sqlite3)
+
 BENCH_DEPS := cmd:xz:xz-utils cmd:zstd:zstd cmd:pigz:pigz cmd:sqlite3:sqlite3 cmd:taskset:util-linux \
               cmd:memcached:memcached cmd:memcslap:libmemcached-tools cmd:redis-server:redis-server \
-              cmd:redis-benchmark:redis-tools cmd:knotd:knot cmd:kdig:knot-dnsutils cmd:dnsperf:dnsperf
+              cmd:redis-benchmark:redis-tools cmd:knotd:knot cmd:kdig:knot-dnsutils cmd:dnsperf:dnsperf \
+              pc:sqlite3:libsqlite3-dev
 .PHONY: bench-deps
 bench-deps:
 	@./deps.sh "make bench" $(BENCH_DEPS)
@@ -45,7 +59,8 @@ bench-deps:
 BENCH_TARGETS += bench-micro bench-real bench-servers bench-report
 .PHONY: bench-micro bench-real bench-servers bench-report bench-tools
 
-bench-tools: $(MICRO_BIN) $(MICRO_TSAN) $(GMUTEX_BIN) $(MEASURE) $(REAL_GEN) $(BUILD)/lib/librtdd.so $(BUILD)/bin/rtdd \
+bench-tools: $(MICRO_BIN) $(MICRO_TSAN) $(GMUTEX_BIN) $(MEASURE) $(REAL_GEN) $(SQLITE_THREADS) $(SQLITE_THREADS_TSAN) \
+             $(BUILD)/lib/librtdd.so $(BUILD)/bin/rtdd \
              $(BENCH_DIR)/rcubench-rtdd-dyn
 
 bench-micro: bench-tools
@@ -54,7 +69,7 @@ bench-micro: bench-tools
 	@RTDD=$(BUILD)/bin/rtdd QUICK=$(QUICK) bench/micro/run.sh $(BENCH_DIR) bench/results/micro.csv
 
 bench-real: bench-tools
-	@echo "== real programs: native vs rtdd vs Helgrind vs DRD"
+	@echo "== real programs: native vs rtdd vs ThreadSanitizer (SQLite library rows) vs Helgrind vs DRD"
 	@RTDD=$(BUILD)/bin/rtdd QUICK=$(QUICK) bench/real/run.sh $(BENCH_DIR) bench/results/real.csv
 
 bench-servers: $(BUILD)/lib/librtdd.so $(BUILD)/bin/rtdd

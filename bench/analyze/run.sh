@@ -32,4 +32,4 @@ for spec in "text $((full / 10))" "text $full" "json $((full / 10))"; do
         "$(get mb_per_s)" "$(get mb_per_cpu_s)" "$(get peak_rss_kb)"
     rm -f "$log"
 done
-echo "written to $out"
+echo "written to $out ($SECONDS s)"

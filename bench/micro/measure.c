@@ -1,8 +1,10 @@
 /* measure RESULT_FILE -- COMMAND [ARGS...]
  * Runs COMMAND (stdin/stdout/stderr inherited), waits for it with wait4 and
- * writes one line "WALL_SECONDS MAXRSS_KB EXIT_STATUS" to RESULT_FILE.
- * Max RSS is the kernel's ru_maxrss of the child (the largest of the child
- * and the descendants it waited for). Exits with the child's status. */
+ * writes one line "WALL_SECONDS MAXRSS_KB EXIT_STATUS USER_SECONDS SYS_SECONDS"
+ * to RESULT_FILE. Max RSS is the kernel's ru_maxrss of the child (the largest
+ * of the child and the descendants it waited for); user and system time are
+ * the child's and its waited-for descendants' (wait4's rusage). Exits with
+ * the child's status. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,8 +44,9 @@ int main(int argc, char **argv)
         perror("measure: result file");
         return 2;
     }
-    fprintf(f, "%.6f %ld %d\n", (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
-            ru.ru_maxrss, code);
+    fprintf(f, "%.6f %ld %d %.6f %.6f\n", (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
+            ru.ru_maxrss, code, ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6,
+            ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
     fclose(f);
     return code;
 }

@@ -28,7 +28,11 @@
  *                     time (under rtdd run the children start with the runtime preloaded)
  *   fork_busy         4 threads lock (own lock, then one of 4 shared ones inside it) and
  *                     allocate without pause while main forks children that take a
- *                     lock of their own, allocate and _exit (one op = fork + waitpid) */
+ *                     lock of their own, allocate and _exit (one op = fork + waitpid)
+ * mutex_contended, nested3 and many_locks also print a second line, the hold
+ * time of their (outer) lock sampled inside the program (hold.h). */
+#include "hold.h"
+
 #include <pthread.h>
 #include <spawn.h>
 #include <sys/resource.h>
@@ -70,9 +74,14 @@ static void mutex_pair(long n)
 static void *contended_thread(void *arg)
 {
     long n = (long)arg;
+    int slot = hold_slot();
     for (long i = 0; i < n; i++) {
+        int sampled = hold_sampled(i);
         pthread_mutex_lock(&mutex);
+        uint64_t t1 = sampled ? hold_ticks() : 0;
         shared_counter++;
+        if (sampled)
+            hold_record(slot, t1, hold_ticks());
         pthread_mutex_unlock(&mutex);
     }
     return NULL;
@@ -81,13 +90,18 @@ static void *contended_thread(void *arg)
 static void *nested3_thread(void *arg)
 {
     long n = (long)arg;
+    int slot = hold_slot();
     for (long i = 0; i < n; i++) {
+        int sampled = hold_sampled(i);
         pthread_mutex_lock(&mtx_a);
+        uint64_t t1 = sampled ? hold_ticks() : 0;
         pthread_mutex_lock(&mtx_b);
         pthread_mutex_lock(&mtx_c);
         shared_counter++;
         pthread_mutex_unlock(&mtx_c);
         pthread_mutex_unlock(&mtx_b);
+        if (sampled)
+            hold_record(slot, t1, hold_ticks());
         pthread_mutex_unlock(&mtx_a);
     }
     return NULL;
@@ -255,6 +269,7 @@ static void *many_locks_thread(void *arg)
 {
     long n = (long)arg;
     unsigned s = (unsigned)(uintptr_t)&n;
+    int slot = hold_slot();
     for (long i = 0; i < n; i++) {
         unsigned k[3];
         for (int j = 0; j < 3; j++) {
@@ -270,11 +285,19 @@ static void *many_locks_thread(void *arg)
                 }
         if (k[0] == k[1] || k[1] == k[2])
             continue;
-        for (int j = 0; j < 3; j++)
+        int sampled = hold_sampled(i);
+        uint64_t t1 = 0;
+        for (int j = 0; j < 3; j++) {
             pthread_mutex_lock(&many[k[j]]);
+            if (j == 0 && sampled)
+                t1 = hold_ticks();
+        }
         BARRIER(); /* no shared write: the two threads may hold disjoint locks */
-        for (int j = 3; j-- > 0;)
+        for (int j = 3; j-- > 0;) {
+            if (j == 0 && sampled)
+                hold_record(slot, t1, hold_ticks());
             pthread_mutex_unlock(&many[k[j]]);
+        }
     }
     return NULL;
 }
@@ -636,9 +659,11 @@ int main(int argc, char **argv)
         if (strcmp(argv[1], workloads[i].name))
             continue;
         workloads[i].run(n / 10); /* warm-up */
+        hold_start();
         double t0 = now_ns();
         workloads[i].run(n);
         printf("%.3f\n", (now_ns() - t0) / n);
+        hold_print();
         free_heavy_done();
         return 0;
     }

@@ -6,7 +6,12 @@
 # loop, so process start-up is excluded) and its max RSS (wait4 rusage).
 # Ratios are computed pair by pair (tool / native of the same round) and the
 # median of the per-round ratios is reported. Helgrind and DRD run 1/1000
-# of the iterations and TSan 1/10 (normalized per operation).
+# of the iterations, in the first 3 rounds only (their per-round ratios,
+# in the hundreds, differ by a few %), and TSan 1/10 (normalized per operation). Each row also
+# shows the added ns per operation (tool − native of the same round, median
+# and range) and, for the contended rows whose program prints a second line
+# "hold MEDIAN P90 SAMPLES" (micro.c, hold.h), the lock's hold time and its
+# ratio to native's of the same round. Each row's own time is printed.
 # Usage: run.sh BINDIR OUT_CSV      (env: RTDD, QUICK=1, ROUNDS=N, ONLY="name ...": those rows only)
 set -u
 bindir=$1; csv=$2
@@ -17,7 +22,7 @@ micro=$bindir/micro; micro_tsan=$bindir/micro-tsan; measure=$bindir/measure; gmu
 rcubench=${RCUBENCH:-$bindir/rcubench-rtdd-dyn} # linked with librtdd_rcu.so: checked under rtdd
 logs=$bindir/logs; mkdir -p "$logs"
 quick=${QUICK:-0}
-if [ "$quick" = 1 ]; then rounds=${ROUNDS:-3}; vg_rounds=1; scale=10; rcu_s=0.2; else rounds=${ROUNDS:-5}; vg_rounds=$rounds; scale=1; rcu_s=0.5; fi
+if [ "$quick" = 1 ]; then rounds=${ROUNDS:-3}; vg_rounds=1; scale=10; rcu_s=0.2; else rounds=${ROUNDS:-5}; vg_rounds=3; scale=1; rcu_s=0.5; fi
 tools="native rtdd tsan helgrind drd urcu-memb"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
@@ -37,10 +42,10 @@ graph_10k|graph|10000|1|1
 graph_30k|graph|30000|1|0
 graph_100k|graph|100000|1|0
 million_mutexes|million|1000000|1|0
-fork_200|fork_children|200|1|0
+fork_200|fork_children|200|10|0
 fork_busy|fork_busy|100|1|0
 exec_true|exec_true|500|0|0
-cond_pingpong|cond_pingpong|200000|10|1000
+cond_pingpong|cond_pingpong|50000|10|100
 sem_pair|sem_pair|20000000|10|1000
 barrier_round|barrier_round|200000|10|1000
 gmutex_pair|gmutex_pair|20000000|0|0
@@ -90,6 +95,8 @@ run_tool() {
     if RCUBENCH_READER_CPU=$cpu timeout 300 "$measure" "$out.m" -- "${pin[@]}" "${cmd[@]}" >"$out.o" \
         2>>"$logs/micro-$w-$tool.log"; then
         case $w in rcu | rcuplain) awk 'NR == 1 { print $2 }' "$out.o" >"$out.v" ;; *) head -1 "$out.o" >"$out.v" ;; esac
+        awk '$1 == "hold" { print $2 }' "$out.o" >"$out.h"
+        [ -s "$out.h" ] || rm -f "$out.h"
     else
         echo nan >"$out.v"; echo "nan nan $?" >"$out.m"
         echo "  warning: $w under $tool failed (log: $logs/micro-$w-$tool.log)" >&2
@@ -97,11 +104,14 @@ run_tool() {
 }
 
 mkdir -p "$(dirname "$csv")"
-echo "workload,tool,iterations,rounds,ns_per_op,ratio,ratio_min,ratio_max,maxrss_kb" >"$csv"
+echo "workload,tool,iterations,rounds,ns_per_op,ratio,ratio_min,ratio_max,maxrss_kb,added_ns,added_ns_min,added_ns_max,hold_ns,hold_ratio,hold_ratio_min,hold_ratio_max" >"$csv"
 echo "micro: $rounds rounds per workload, tools interleaved (QUICK=$quick); $(nproc) CPUs"
-printf '%-16s %-9s %10s %12s %10s %10s\n' workload tool iterations "ns/op" ratio "maxrss KB"
+printf '%-16s %-9s %10s %12s %10s %10s %10s %9s %7s\n' workload tool iterations "ns/op" ratio "+ns/op" "maxrss KB" "hold ns" "hold×"
+# diff A B: A-B with 4 significant digits, nan when either is missing.
+diff() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "nan" || b == "nan") print "nan"; else printf "%.4g\n", a - b }'; }
 printf '%s\n' "$workloads" | while IFS='|' read -r name w iters tdiv vdiv; do
     case " ${ONLY:-$name} " in *" $name "*) ;; *) continue ;; esac
+    row_start=$SECONDS
     iters=$((iters / scale))
     case $w in graph | million) iters=$((iters * scale)) ;; esac # the sizes are the point: never scaled
     for r in $(seq "$rounds"); do
@@ -112,6 +122,7 @@ printf '%s\n' "$workloads" | while IFS='|' read -r name w iters tdiv vdiv; do
             helgrind | drd) [ "$vdiv" = 0 ] || [ "$r" -gt "$vg_rounds" ] && continue; n=$((iters / vdiv)) ;;
             urcu-memb) [ "$w" = rcu ] || continue ;; # liburcu's read side: the RCU rows' peer
             esac
+            [ "$n" -lt 10 ] && n=10 # micro's least (QUICK's fork_200 under TSan)
             [ "$w" = rcu ] && n=0 # runs rcu_s seconds
             run_tool "$tool" "$w" "$n" "$tmp/$name.$tool.$r" $(((r - 1) % ncpu))
             echo "$n" >"$tmp/$name.$tool.n"
@@ -127,8 +138,23 @@ printf '%s\n' "$workloads" | while IFS='|' read -r name w iters tdiv vdiv; do
         rss=$(for r in $(seq "$rounds"); do val "$tmp/$name.$tool.$r.m" 2; done | median)
         cnt=$(for r in $(seq "$rounds"); do val "$tmp/$name.$tool.$r.v"; done | grep -vic nan)
         rt=$(median <"$tmp/ratios"); read -r lo hi < <(minmax <"$tmp/ratios")
-        printf '%-16s %-9s %10s %12s %9sx %10s\n' "$name" "$tool" "$n" "$v" "$rt" "$rss"
-        echo "$name,$tool,$n,$cnt,$v,$rt,$lo,$hi,$rss" >>"$csv"
+        for r in $(seq "$rounds"); do
+            diff "$(val "$tmp/$name.$tool.$r.v")" "$(val "$tmp/$name.native.$r.v")"
+        done >"$tmp/added"
+        add=$(median <"$tmp/added"); read -r alo ahi < <(minmax <"$tmp/added")
+        hold=nan hr=nan hlo=nan hhi=nan
+        if [ -f "$tmp/$name.native.1.h" ]; then
+            hold=$(for r in $(seq "$rounds"); do val "$tmp/$name.$tool.$r.h"; done | median)
+            for r in $(seq "$rounds"); do
+                ratio "$(val "$tmp/$name.$tool.$r.h")" "$(val "$tmp/$name.native.$r.h")"
+            done >"$tmp/hratios"
+            hr=$(median <"$tmp/hratios"); read -r hlo hhi < <(minmax <"$tmp/hratios")
+        fi
+        printf '%-16s %-9s %10s %12s %9sx %10s %10s %9s %7s\n' "$name" "$tool" "$n" "$v" "$rt" "$add" "$rss" \
+            "${hold/nan/-}" "$([ "$hr" = nan ] && echo - || echo "${hr}x")"
+        echo "$name,$tool,$n,$cnt,$v,$rt,$lo,$hi,$rss,$add,$alo,$ahi,$hold,$hr,$hlo,$hhi" >>"$csv"
     done
+    echo "  ($name: $((SECONDS - row_start)) s)"
 done
-echo "ratio: median over rounds of (tool ns/op) / (native ns/op of the same round); CSV: $csv"
+echo "ratio: median over rounds of (tool ns/op) / (native ns/op of the same round); +ns/op: tool − native of the same round, median"
+echo "micro: $SECONDS s in all; CSV: $csv"

@@ -11,7 +11,9 @@ runs=${RUNS:-5}
 if [ "${QUICK:-0}" = 1 ]; then
     read_s=0.3; sync_s=0.3; cb_count=300000; flood_s=2
 else
-    read_s=1; sync_s=1; cb_count=2000000; flood_s=10
+    # 0.5 s phases and a 4 s flood (1 s and 10 s before issue 38: by its phase lengths,
+    # 5 runs x 5 flavours x 14.4 s, this run was 6 of make bench's 18 minutes)
+    read_s=0.5; sync_s=0.5; cb_count=2000000; flood_s=4
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -25,6 +27,7 @@ callrcu|callrcu $cb_count|Mops/s|higher
 flood_rss|flood $flood_s|MB|lower"
 
 echo "rcu bench: $runs interleaved runs per flavour, medians (QUICK=${QUICK:-0}); $(nproc) CPUs"
+start=$(date +%s)
 for run in $(seq 1 "$runs"); do
     printf '%s\n' "$metrics" | while IFS='|' read -r name args unit better; do
         for f in $flavors; do
@@ -34,7 +37,7 @@ for run in $(seq 1 "$runs"); do
             printf '%s\n' "${value:-nan}" >>"$tmp/$name.$f"
         done
     done
-    printf '  run %d/%d done\n' "$run" "$runs"
+    printf '  run %d/%d done (%d s so far)\n' "$run" "$runs" $(($(date +%s) - start))
 done
 
 median() { sort -g "$1" | awk '{v[NR]=$1} END{ if (NR%2) print v[(NR+1)/2]; else printf "%.4g\n", (v[NR/2]+v[NR/2+1])/2 }'; }
