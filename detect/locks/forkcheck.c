@@ -20,6 +20,16 @@ struct stranded {
 static struct stranded strays;
 _Atomic int rt_fork_strays_pending;
 
+/* The locks the forking thread held at the fork, in the child: a copy of
+ * the parent's state, that a child handler resets by initializing them
+ * again (jemalloc re-initializes every arena mutex its prepare handler
+ * took) or by freeing their memory, as children clean up. */
+static struct {
+    const struct rt_thread *self;
+    unsigned n, cap;
+    struct inherited { uintptr_t addr; uint64_t id; } *e;
+} inherited;
+
 static void collect(struct rt_thread *t, void *arg)
 {
     struct stranded *s = arg;
@@ -56,6 +66,44 @@ void rt_on_fork_child(struct rt_thread *self, int new_tid)
     if (self)
         rt_held_forget_shared(self);
     __atomic_store_n(&rt_fork_strays_pending, strays.n > 0, __ATOMIC_RELEASE);
+    inherited.self = self;
+    inherited.n = 0;
+    for (unsigned i = 0; self && i < self->nheld; i++) {
+        uint64_t id;
+        const struct rt_lock *l = rt_held_live(&self->held[i]) ? rt_held_record(&self->held[i], &id) : NULL;
+        if (!l)
+            continue;
+        if (inherited.n == inherited.cap) {
+            unsigned cap = inherited.cap ? inherited.cap * 2 : 64;
+            struct inherited *e = rt_zalloc(cap * sizeof *e); /* the old array is not reused: a child's lifetime */
+            if (!e)
+                break;
+            if (inherited.n)
+                __builtin_memcpy(e, inherited.e, inherited.n * sizeof *e);
+            inherited.e = e;
+            inherited.cap = cap;
+        }
+        inherited.e[inherited.n].addr = self->held[i].addr;
+        inherited.e[inherited.n].id = id;
+        inherited.n++;
+    }
+}
+
+int rt_lock_held_since_fork_only(const struct rt_lock *l)
+{
+    if (!inherited.self || !inherited.n ||
+        __atomic_load_n(&l->held_by_exited, __ATOMIC_ACQUIRE) == RT_HOLDER_EXITED)
+        return 0;
+    uintptr_t addr = __atomic_load_n(&l->addr, __ATOMIC_RELAXED);
+    uint64_t id = __atomic_load_n(&l->id, __ATOMIC_RELAXED);
+    int found = 0;
+    for (unsigned i = 0; i < inherited.n && !found; i++)
+        found = inherited.e[i].addr == addr && inherited.e[i].id == id;
+    if (!found)
+        return 0;
+    /* Held by the forking thread alone (nobody else took it since). */
+    int reader = 0, owner = rt_lock_owner(l, NULL), readers = rt_lock_readers(l, &reader, NULL);
+    return (owner == 0 || owner == inherited.self->tid) && (readers == 0 || (readers == 1 && reader == inherited.self->tid));
 }
 
 void rt_on_fork_stray_use(struct rt_thread *t, struct rt_lock *l, const char *how, uintptr_t pc)

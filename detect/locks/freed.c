@@ -170,7 +170,7 @@ static void check_lock(struct rt_lock *l, void *arg)
 {
     struct free_ctx *c = arg;
     if (!c->unmapped) {
-        if (rt_lock_is_held(l))
+        if (rt_lock_is_held(l) && !rt_lock_held_since_fork_only(l))
             report_freed_lock(c, l);
     } else if (rt_lock_is_held_by_record(l)) {
         if (!held_since_before(c->before, l))

@@ -214,7 +214,7 @@ void rt_on_lock_reinit(struct rt_thread *t, uintptr_t addr, uintptr_t pc)
     struct rt_lock *old = rt_lock_find(addr);
     if (!old)
         return;
-    if (rt_lock_is_held(old))
+    if (rt_lock_is_held(old) && !rt_lock_held_since_fork_only(old))
         rt_report_destroy_locked(t, old, "re-initializing", pc);
     rt_lock_retire(old, 0);
 }
@@ -229,7 +229,7 @@ void rt_on_lock_init(struct rt_thread *t, uintptr_t addr, enum rt_lock_type type
     int created;
     struct rt_lock *l = rt_locktab_get(addr, type, &created);
     if (l && !created) {
-        if (rt_lock_is_held(l))
+        if (rt_lock_is_held(l) && !rt_lock_held_since_fork_only(l))
             rt_report_destroy_locked(t, l, "re-initializing", pc);
         rt_lock_retire(l, 0);
         l = rt_locktab_get(addr, type, &created);

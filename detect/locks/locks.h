@@ -146,6 +146,10 @@ void rt_on_lock_refused(struct rt_thread *t, uintptr_t addr, uintptr_t pc);
 /* Forgets t's holds of process-shared locks: in a forked child the lock
  * object is the parent's, held by the parent's thread, not by t. */
 void rt_held_forget_shared(struct rt_thread *t);
+/* In a forked child: is l held only as the forking thread held it at the
+ * fork (taken before the fork, not since)? A child that initializes such a
+ * lock again, or frees its memory, resets the copy it inherited. */
+int rt_lock_held_since_fork_only(const struct rt_lock *l);
 /* Before fork, in the parent: warms what the child will report. */
 void rt_on_fork_prepare(struct rt_thread *self);
 
