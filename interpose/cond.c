@@ -33,6 +33,8 @@ static int cond_shared(const void *c)
     struct rt_thread *t = rti_enter();                                          \
     if (unlikely(!t))                                                           \
         return rti_resolved() ? (real_call) : 0;                                \
+    if (unlikely(rt_steer_on)) /* a cond-lock-order rerun: the waiter's site */ \
+        rt_steer_before_event_wait(t, pc);                                      \
     rt_on_cond_wait_begin(t, (uintptr_t)(cond), (uintptr_t)(mutex),             \
                           rti_mutex_owner(mutex) == t->tid, (timed),            \
                           cond_shared(cond), pc);                               \

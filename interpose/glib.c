@@ -169,6 +169,8 @@ UNLOCK_WRAPPER(g_rw_lock_reader_unlock, -1)
 static void gcond_wait_begin(struct rt_thread *t, void *c, void *m, int timed, uintptr_t pc)
 {
     rt_lock_lookup(t, (uintptr_t)c, RT_LOCK_GCOND, pc); /* made as a GCond, if new */
+    if (unlikely(rt_steer_on)) /* a cond-lock-order rerun: the waiter's site */
+        rt_steer_before_event_wait(t, pc);
     rt_on_cond_wait_begin(t, (uintptr_t)c, (uintptr_t)m, gmutex_taken(m), timed, 0, pc);
 }
 

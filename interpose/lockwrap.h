@@ -4,7 +4,23 @@
 #ifndef RTDD_LOCKWRAP_H
 #define RTDD_LOCKWRAP_H
 #include "interpose.h"
+#include "order/order.h"
 #include <errno.h>
+
+/* A rerun steered into a cond-lock-order cycle (docs/confirm.md): the
+ * signaller may hold nothing when it takes the lock the waiter holds, so
+ * its lock call is a site to pause at. Called from the wrappers' general
+ * paths, which such a plan sends every acquisition to (hold_timed). */
+static inline void rti_steer_lone(uintptr_t pc)
+{
+    struct rt_thread *t;
+    /* rti_enter: a thread's first lock call may come before its record. */
+    if (unlikely(rt_thread_slow_acquire && rt_steer_on) && (t = rti_enter()) != NULL) {
+        if (rt_thread_busy(t) == 0) /* else the nested path steers it */
+            rt_steer_before_wait(t, pc);
+        rti_leave();
+    }
+}
 
 /* Expands to the body of a wrapper for object obj of rt_lock_type type;
  * ok(r) says whether the real call acquired the lock. */

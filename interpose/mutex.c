@@ -59,6 +59,7 @@ static __attribute__((noinline)) int mutex_lock_general(pthread_mutex_t *m, uint
 {
     RTI_FAIL_MARK();
     rti_check_destroyed_mutex(m, "pthread_mutex_lock", caller);
+    rti_steer_lone(caller);
     RTI_LOCK_BODY_AT(caller, m, mutex_type(m), RTI_AS_IS, 0,
                      MUTEX_BLOCKING(RTI_CHECKED("pthread_mutex_lock", m, 0, rti_real.mutex_lock(m))), RTI_PTHREAD_OK);
 }

@@ -151,6 +151,7 @@ RTI_EXPORT int pthread_spin_destroy(pthread_spinlock_t *s)
 #define SPIN_TAKEN(s) (__atomic_load_n((volatile int *)(s), __ATOMIC_RELAXED) != rti_fastlock.spin_unlocked)
 static __attribute__((noinline)) int spin_lock_general(pthread_spinlock_t *s, uintptr_t caller)
 {
+    rti_steer_lone(caller);
     RTI_LOCK_BODY_AT(caller, s, RT_LOCK_SPIN, RTI_AS_IS, 0,
                      RTI_PEEK_THEN_BLOCK(s, RT_LOCK_SPIN, 0, SPIN_TAKEN(s),
                                          rti_real.spin_lock(s), SPIN_OK),

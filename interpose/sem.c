@@ -64,6 +64,8 @@ static void sem_wait_cancelled(void *arg)
     t = rti_enter();                                                            \
     if (unlikely(!t))                                                           \
         return rti_resolved() ? (real_call) : 0;                                \
+    if (unlikely(rt_steer_on)) /* a cond-lock-order rerun: the waiter's site */ \
+        rt_steer_before_event_wait(t, pc);                                      \
     struct rt_lock *l = rt_on_sem_use(t, (uintptr_t)(s), sem_word(s), call, pc); \
     if (l)                                                                      \
         rt_on_sem_wait_begin(t, l, (timed), SHARING_WORD(s) != 0, pc);          \

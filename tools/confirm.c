@@ -208,7 +208,8 @@ static void scan_rerun(void *ctx, struct az_report *r)
     rs->g->ndetail = 0;
     for (unsigned long i = r->line; i <= r->end_line && i <= rs->log->n && rs->g->ndetail < MAX_DETAIL; i++) {
         const char *s = rs->log->line[i - 1];
-        if ((strstr(s, " blocked ") && strstr(s, " waiting for ")) || !strncmp(s, "cycle: ", 7)) {
+        if ((strstr(s, " blocked ") && (strstr(s, " waiting for ") || strstr(s, " waiting on "))) ||
+            !strncmp(s, "cycle: ", 7)) {
             /* Without the stack's introduction: the stack is not copied. */
             size_t n = strlen(s);
             if (n >= 5 && !strcmp(s + n - 5, ", at:"))
@@ -263,13 +264,27 @@ static void confirm_group(const struct rtdd_confirm_cfg *cfg, struct group *g, c
 static unsigned verdict(const struct rtdd_confirm_cfg *cfg, const struct group *g, char out[][640], unsigned max)
 {
     unsigned n = 0;
-    if (g->confirmed) {
+    if (g->confirmed && g->cycle.cond) {
+        snprintf(out[n++], 640,
+                 "confirmed: BUG: rerun %d of %u deadlocked in this cycle (steered: the waiter, at its wait while "
+                 "holding the lock, and the signaller, at its call that takes the lock, were paused, up to %u ms, "
+                 "until both were there)",
+                 g->confirmed, cfg->reruns, cfg->pause_ms);
+        for (unsigned i = 0; i < g->ndetail && n < max; i++)
+            snprintf(out[n++], 640, "  wait-for: %s", g->detail[i]);
+    } else if (g->confirmed) {
         snprintf(out[n++], 640,
                  "confirmed: BUG: rerun %d of %u deadlocked in this cycle (steered: a thread reaching one of its %u "
                  "acquisitions while holding the cycle's lock was paused, up to %u ms, until the others reached theirs)",
                  g->confirmed, cfg->reruns, g->cycle.nedges, cfg->pause_ms);
         for (unsigned i = 0; i < g->ndetail && n < max; i++)
             snprintf(out[n++], 640, "  wait-for: %s", g->detail[i]);
+    } else if (g->cycle.cond) {
+        snprintf(out[n++], 640,
+                 "not confirmed in %u rerun%s (steered at its wait and at the signaller's call that takes the lock, "
+                 "pauses up to %u ms; no rerun deadlocked in it%s)",
+                 g->tried, g->tried == 1 ? "" : "s", cfg->pause_ms,
+                 g->timed_out ? ", some were stopped at the time limit" : "");
     } else {
         snprintf(out[n++], 640,
                  "not confirmed in %u rerun%s (steered at its %u acquisitions, pauses up to %u ms; no rerun deadlocked "

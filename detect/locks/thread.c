@@ -9,6 +9,7 @@
 /* Records come back from the RCU worker: kept by no thread, so the next
  * thread reuses them. */
 static struct rt_pool thread_pool = RT_POOL_INIT_SHARED(struct rt_thread);
+int rt_thread_slow_acquire;
 static rt_spin_t registry_lock = RT_SPIN_INIT; /* writers only: walkers use RCU */
 static RCU_LIST_HEAD(registry);
 
@@ -80,7 +81,7 @@ struct rt_thread *rt_thread_new(int tid)
     t->held = t->held_inline;
     t->held_cap = RT_HELD_INLINE;
     t->release_unusual = 0;
-    t->hold_timed = rt_opt.hold_threshold_ms != 0;
+    t->hold_timed = rt_opt.hold_threshold_ms != 0 || rt_thread_slow_acquire;
     rt_spin_lock(&registry_lock);
     rcu_list_add(&t->link, &registry); /* publishes the filled record */
     rt_spin_unlock(&registry_lock);

@@ -76,7 +76,7 @@ struct rt_thread {
     union {
         struct {
             uint8_t untracked;  /* out of memory for the held stack: stop checking */
-            uint8_t hold_timed; /* hold_threshold_ms is on: acquisitions and releases take the slow paths */
+            uint8_t hold_timed; /* hold_threshold_ms is on (or rt_thread_slow_acquire): acquisitions and releases take the slow paths */
             uint8_t rcu_wrote;  /* the thread wrote an RCU pointer: its write-mode lock releases publish (rcuhb.h) */
             _Atomic uint8_t held_freed; /* another thread freed a lock this one holds: its release is reported (freed.c) */
         };
@@ -201,6 +201,9 @@ static inline int rt_held_live(const struct rt_held *h)
  * take no lock, and a record (with its held arrays) returns to the pool
  * only after a grace period, so a walker never sees it reused. */
 struct rt_thread *rt_thread_new(int tid);
+/* Set before threads start (a steering plan with a free edge, order/steer.c):
+ * new records take the acquisition slow paths, as with hold_threshold_ms. */
+extern int rt_thread_slow_acquire;
 void rt_thread_free(struct rt_thread *t);
 /* Drops every registered thread but keep (the forking thread in a child),
  * showing each dropped one to gone first. */

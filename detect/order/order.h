@@ -35,7 +35,10 @@ void rt_lockorder_report_latent(void);
 extern int rt_steer_on;
 /* Reads and installs the plan file path ("" : none); -1 with a message. */
 int rt_steer_setup(const char *path, struct rt_buf *err);
-/* Before a nested acquisition's wait: may pause the thread (bounded). */
+/* Before a nested acquisition's wait, or (with rt_thread_slow_acquire) a
+ * lone acquisition: may pause the thread (bounded). */
 void rt_steer_before_wait(struct rt_thread *t, uintptr_t pc);
+/* Before a condition or semaphore wait: the same for a plan's wait edges. */
+void rt_steer_before_event_wait(struct rt_thread *t, uintptr_t pc);
 void rt_steer_after_fork(void);
 #endif

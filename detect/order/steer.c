@@ -2,7 +2,10 @@
  * `rtdd run --confirm`; docs/confirm.md). Runs only in the nested
  * acquisition's slow path (rt_on_lock_pre_nested), before the wait is
  * shown to the watchdog, and only when a plan is installed: with no plan
- * the cost is one predictable branch there, none on the fast paths.
+ * the cost is one predictable branch there, none on the fast paths. A
+ * cond-lock-order plan also steers condition and semaphore waits and a
+ * free edge's lock calls (the interposed wrappers' slow paths; a plan with
+ * a free edge sends every acquisition there: rt_thread_slow_acquire).
  *
  * A paused thread sleeps on a futex of the runtime, never on a program
  * lock, for at most pause_ms; after max_pauses pauses that timed out,
@@ -129,12 +132,17 @@ int rt_steer_plan_parse(struct rt_steer_plan *p, const char *text, size_t n, str
             bad = parse_uint(w[1], &e) < 0 || e >= RT_STEER_MAX_EDGES;
             if (!bad)
                 p->no_pause |= 1ULL << e;
-        } else if (!strcmp(w[0], "edge") && nw == 3) {
+        } else if ((!strcmp(w[0], "edge") || !strcmp(w[0], "wait")) && nw == 3) {
             if (p->nedges >= RT_STEER_MAX_EDGES) {
                 rt_buf_printf(err, "more than %d edges", RT_STEER_MAX_EDGES);
                 return -1;
             }
-            bad = parse_site(w[1], &p->acquire[p->nedges]) < 0 || parse_site(w[2], &p->held[p->nedges]) < 0;
+            int any = !strcmp(w[2], "-");
+            bad = parse_site(w[1], &p->acquire[p->nedges]) < 0 || (!any && parse_site(w[2], &p->held[p->nedges]) < 0);
+            if (!bad && any)
+                p->free |= 1ULL << p->nedges;
+            if (!bad && w[0][0] == 'w')
+                p->wait |= 1ULL << p->nedges;
             p->nedges += !bad;
         } else {
             bad = 1;
@@ -156,7 +164,7 @@ uint64_t rt_steer_plan_match(const struct rt_steer_plan *p, const char *module, 
     const struct rt_steer_site *sites = held ? p->held : p->acquire;
     uint64_t m = 0;
     for (unsigned i = 0; i < p->nedges; i++)
-        if (sites[i].offset == offset && !strcmp(sites[i].module, module))
+        if (!(held && (p->free >> i & 1)) && sites[i].offset == offset && !strcmp(sites[i].module, module))
             m |= 1ULL << i;
     return m;
 }
@@ -166,6 +174,9 @@ void rt_steer_install(const struct rt_steer_plan *p)
     plan = *p;
     all_edges = p->nedges >= 64 ? ~0ULL : (1ULL << p->nedges) - 1;
     memset(&meet, 0, sizeof meet);
+    /* A free edge's thread may hold nothing at its site: its acquisitions
+     * must leave the lock fast paths, which check nothing before the call. */
+    rt_thread_slow_acquire = p->free != 0;
     rt_spin_lock(&cache_lock);
     memset(cache, 0, sizeof cache);
     rt_spin_unlock(&cache_lock);
@@ -297,12 +308,14 @@ static uint64_t classify(uintptr_t pc, int held)
     return held ? hel : acq;
 }
 
-void rt_steer_before_wait(struct rt_thread *t, uintptr_t pc)
+/* kinds: the edges this call may be (lock calls or waits): a condition
+ * wait's mutex is taken again at the wait's own site, not a wait then. */
+static void steer(struct rt_thread *t, uintptr_t pc, uint64_t kinds)
 {
-    uint64_t edges = classify(pc, 0);
+    uint64_t edges = classify(pc, 0) & kinds;
     if (!edges)
         return;
-    uint64_t holding = 0;
+    uint64_t holding = plan.free;
     for (unsigned i = 0; i < t->nheld && (edges & ~holding); i++) {
         const uintptr_t *pcs;
         const uint32_t *sizes;
@@ -318,6 +331,16 @@ void rt_steer_before_wait(struct rt_thread *t, uintptr_t pc)
             return;
         edges &= edges - 1;
     }
+}
+
+void rt_steer_before_wait(struct rt_thread *t, uintptr_t pc)
+{
+    steer(t, pc, ~plan.wait);
+}
+
+void rt_steer_before_event_wait(struct rt_thread *t, uintptr_t pc)
+{
+    steer(t, pc, plan.wait);
 }
 
 void rt_steer_after_fork(void)

@@ -18,12 +18,17 @@ struct rt_steer_site {
     uint64_t offset;
 };
 
-/* Edge i: the thread acquires at acquire while holding a lock taken at held. */
+/* Edge i: the thread acquires at acquire while holding a lock taken at held
+ * (a free edge, held written "-": whatever it holds, even nothing: the
+ * signaller of a cond-lock-order cycle, which takes the lock the waiter
+ * holds). */
 struct rt_steer_plan {
     unsigned nedges;
     unsigned pause_ms;   /* bound of one pause */
     unsigned max_pauses; /* pauses that may time out before steering stops */
     uint64_t no_pause;   /* edges whose threads arrive but do not wait */
+    uint64_t free;       /* edges with no held-lock condition */
+    uint64_t wait;       /* edges whose acquire site is a condition or semaphore wait (plan line "wait") */
     struct rt_steer_site acquire[RT_STEER_MAX_EDGES], held[RT_STEER_MAX_EDGES];
 };
 

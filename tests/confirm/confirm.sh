@@ -82,6 +82,29 @@ for name in joined_halves unclosable; do
     says "$name" ": not confirmed in 2 reruns"
 done
 
+# cond-lock-order: a wait that holds the lock its waker needs. Confirmed
+# when a steered rerun deadlocks there (the waiter on the semaphore, the
+# poster on the lock); never when the halves are joined or the wait's
+# timeout always ends it.
+run sem_apart 66 --confirm
+output sem_apart "stats 1"
+says sem_apart "cycle stats_lock -> flushed -> stats_lock: confirmed, rerun 1 of 3 deadlocked in it"
+has sem_apart "confirm: confirmed: BUG: rerun 1 of 3 deadlocked in this cycle (steered: the waiter, at its wait"
+grep -q '^confirm:   wait-for: .* blocked .* waiting on semaphore .* flushed' "$work/sem_apart.log" ||
+    complain "sem_apart: the wait-for graph lacks the semaphore's waiter"
+grep -q '^confirm:   wait-for: .* blocked .* waiting for .* stats_lock' "$work/sem_apart.log" ||
+    complain "sem_apart: the wait-for graph lacks the poster blocked on stats_lock"
+"$rtdd" analyze --format=json "$work/sem_apart.log" >"$work/c.json" 2>&1
+grep -q '"confirm": *"confirmed"' "$work/c.json" && grep -q '"severity": *"BUG"' "$work/c.json" ||
+    complain "analyze json: a confirmed cond-lock-order is not a confirmed BUG"
+for name in sem_joined cond_timed; do
+    run "$name" 66 --confirm=2
+    output "$name" "stats 1"
+    has "$name" "confirm: not confirmed in 2 reruns (steered at its wait and at the signaller's call that takes the lock"
+    hasnt "$name" "confirm: confirmed"
+    says "$name" "cycle stats_lock -> flushed -> stats_lock: not confirmed in 2 reruns"
+done
+
 # A rerun past --confirm-timeout is stopped and counts as not confirmed.
 run unclosable 66 --confirm=1 --confirm-timeout=1
 has unclosable "confirm: not confirmed in 1 rerun (steered at its 2 acquisitions, pauses up to 1500 ms; no rerun deadlocked in it, some were stopped at the time limit)"

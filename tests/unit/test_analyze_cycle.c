@@ -126,6 +126,67 @@ START_TEST(the_plan_names_every_edge)
 }
 END_TEST
 
+#define COND_REPORT                                                                                                \
+    "------------[ cut here ]------------\n"                                                                       \
+    "WARNING: possible circular locking dependency detected through a wait on a condition variable or semaphore\n" \
+    "CPU: 0 PID: 300 TID: 302 Comm: prog Time: 2026-12-06T10:40:37.978Z\n"                                        \
+    "prog/302 waits on semaphore [0x55de279d00a0] flushed (sem_t, initialized at prog.c:31 in main) while "        \
+    "holding stats_lock, at:\n"                                                                                     \
+    " [<000055de279cd229>] reporter+0x3e/0x68 (32) prog+0x1229 prog.c:14\n"                                        \
+    "stats_lock was taken by prog/302 at:\n"                                                                       \
+    " [<000055de279cd21d>] reporter+0x32/0x68 (32) prog+0x121d prog.c:13\n"                                        \
+    "but prog/303, which posts flushed, holds stats_lock when it does, taken at:\n"                                \
+    " [<000055de279cd1c9>] flusher+0x10/0x32 (16) prog+0x11c9 prog.c:22\n"                                         \
+    "and posted flushed at:\n"                                                                                     \
+    " [<000055de279cd1dc>] flusher+0x23/0x32 (16) prog+0x11dc prog.c:24\n"                                         \
+    "module: prog build-id f160921477317c011dcc3dbf31d127335a38c20c base 0x55de279cc000 path /x/prog\n"           \
+    "SUMMARY: rtdd: cond-lock-order prog.c:14 in reporter\n"                                                       \
+    "---[ end report ]---\n"
+
+#define COND_DEADLOCK(LOCK_SITE)                                                                                   \
+    "------------[ cut here ]------------\n"                                                                       \
+    "BUG: deadlock detected, all 3 threads blocked, none can wake another\n"                                       \
+    "CPU: 0 PID: 400 TID: 401 Comm: prog Time: 2026-12-06T10:40:41.633Z\n"                                        \
+    "prog/401 blocked 751 ms waiting on semaphore [0x559eb9ac10a0] flushed (sem_t, initialized at prog.c:32 in "   \
+    "main), at:\n"                                                                                                  \
+    " [<0000559eb9abe229>] reporter+0x3e/0x68 (32) prog+0x1229 prog.c:14\n"                                        \
+    "prog/402 blocked 500 ms waiting for [0x559eb9ac10c0] stats_lock (pthread_mutex_t, static), held by "          \
+    "prog/401, at:\n"                                                                                               \
+    " [<0000559eb9abe1c9>] flusher+0x10/0x32 (16) prog+" LOCK_SITE " prog.c:22\n"                                  \
+    "prog/400 blocked 751 ms in pthread_join, joining prog/402, at:\n"                                             \
+    " [<0000559eb9abe2a0>] main+0x50/0x80 (16) prog+0x12a0 prog.c:40\n"                                            \
+    "SUMMARY: rtdd: deadlock prog.c:14 in reporter\n"                                                              \
+    "---[ end report ]---\n"
+
+/* A cond-lock-order report: the wait (holding the lock taken where the
+ * report says) and the signaller's lock call, which needs no held lock;
+ * confirmed by a deadlock with a thread blocked at each. */
+START_TEST(a_cond_cycle_is_the_wait_and_the_signallers_lock_call)
+{
+    struct az_cycle c = cycle_of(COND_REPORT);
+    ck_assert_int_eq(c.cond, 1);
+    ck_assert_uint_eq(c.nedges, 2);
+    ck_assert_str_eq(c.edges[0].acquire, "prog+0x1229");
+    ck_assert_str_eq(c.edges[0].held, "prog+0x121d");
+    ck_assert_str_eq(c.edges[1].acquire, "prog+0x11c9");
+    ck_assert_str_eq(c.edges[1].held, "-");
+    ck_assert_str_eq(c.names, "stats_lock -> flushed -> stats_lock");
+    char plan[1024];
+    ck_assert_int_gt(az_cycle_plan(&c, -1, 1500, plan, sizeof plan), 0);
+    ck_assert_ptr_nonnull(strstr(plan, "\nwait prog+0x1229 prog+0x121d\nedge prog+0x11c9 -\n"));
+    struct collected d = { .n = 0 };
+    parse_into(&d, COND_DEADLOCK("0x11c9"));
+    ck_assert_uint_eq(d.n, 1);
+    ck_assert(az_cycle_deadlock_matches(&c, d.reports[0]));
+    collected_free(&d);
+    /* The lock waited for elsewhere: another deadlock, not this cycle. */
+    struct collected e = { .n = 0 };
+    parse_into(&e, COND_DEADLOCK("0x11f0"));
+    ck_assert(!az_cycle_deadlock_matches(&c, e.reports[0]));
+    collected_free(&e);
+}
+END_TEST
+
 START_TEST(verdicts_are_read_back_into_findings)
 {
     struct az_analysis a;
@@ -167,6 +228,7 @@ Suite *analyze_cycle_suite(void)
     tcase_add_test(tc, a_rerun_deadlock_is_matched_by_its_sites);
     tcase_add_test(tc, the_plan_names_every_edge);
     tcase_add_test(tc, verdicts_are_read_back_into_findings);
+    tcase_add_test(tc, a_cond_cycle_is_the_wait_and_the_signallers_lock_call);
     suite_add_tcase(s, tc);
     return s;
 }

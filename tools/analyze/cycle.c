@@ -12,7 +12,7 @@ const char *az_confirm_name(int state)
 
 int az_cycle_kind(int kind)
 {
-    return kind == RT_KIND_LOCK_ORDER_INVERSION || kind == RT_KIND_LATENT_LOCK_ORDER;
+    return kind == RT_KIND_LOCK_ORDER_INVERSION || kind == RT_KIND_LATENT_LOCK_ORDER || kind == RT_KIND_COND_LOCK_ORDER;
 }
 
 /* The site of a stack: its first frame with a module offset (inlined
@@ -52,11 +52,74 @@ static int section_role(const char *title)
     return 0;
 }
 
+/* The parts of a cond-lock-order report: 1 the wait (while holding L), 2
+ * where the waiter took L, 3 where the signaller takes L (an edge that
+ * holds nothing the plan need check), 0 the signal and the rest. */
+static int cond_section_role(const char *title)
+{
+    if (!title)
+        return 0;
+    while (*title == ' ')
+        title++;
+    if ((contains(title, " waits on condition variable ") || contains(title, " waits on semaphore ")) &&
+        contains(title, " while holding "))
+        return 1;
+    if (!strncmp(title, "but ", 4) && contains(title, " when it does, taken at"))
+        return 3;
+    if (contains(title, " was taken by ") && !strncmp(title + strlen(title) - 4, " at:", 4))
+        return 2;
+    return 0;
+}
+
+/* "L -> COND -> L", from the wait's title ("... waits on semaphore [0x..]
+ * NAME (...) while holding L, at:"). */
+static void cond_names(const char *title, char *out, size_t cap)
+{
+    const char *on = strstr(title, " waits on "), *hold = strstr(title, " while holding ");
+    if (!on || !hold)
+        return;
+    const char *name = strchr(on, ']');
+    name = name && name < hold ? name + 2 : on + 10;
+    const char *end = strstr(name, " (");
+    if (!end || end > hold)
+        end = hold;
+    const char *lock = hold + 15, *lend = strstr(lock, ", at:");
+    int ln = lend ? (int)(lend - lock) : (int)strlen(lock);
+    snprintf(out, cap, "%.*s -> %.*s -> %.*s", ln, lock, (int)(end - name), name, ln, lock);
+}
+
+static int cond_cycle_from_report(const struct az_report *r, struct az_cycle *c)
+{
+    int seen = 0; /* 1: the wait, 2: its lock, 3: the signaller's lock call */
+    for (unsigned i = 0; i < r->nsections; i++) {
+        const struct az_section *s = &r->sections[i];
+        int role = cond_section_role(s->title);
+        if (!role)
+            continue;
+        if (role != seen + 1)
+            return -1;
+        seen = role;
+        char *site = role == 1 ? c->edges[0].acquire : role == 2 ? c->edges[0].held : c->edges[1].acquire;
+        if (stack_site(s, site, AZ_SITE_MAX) < 0)
+            return -1;
+        if (role == 1)
+            cond_names(s->title, c->names, sizeof c->names);
+    }
+    if (seen != 3)
+        return -1;
+    snprintf(c->edges[1].held, AZ_SITE_MAX, "-");
+    c->nedges = 2;
+    c->cond = 1;
+    return 0;
+}
+
 int az_cycle_from_report(const struct az_report *r, struct az_cycle *c)
 {
     memset(c, 0, sizeof *c);
     if (!az_cycle_kind(r->kind) || r->corrupt)
         return -1;
+    if (r->kind == RT_KIND_COND_LOCK_ORDER)
+        return cond_cycle_from_report(r, c);
     int pending = 0; /* an acquisition waits for its held lock's section */
     for (unsigned i = 0; i < r->nsections; i++) {
         const struct az_section *s = &r->sections[i];
@@ -106,6 +169,20 @@ int az_cycle_deadlock_matches(const struct az_cycle *c, const struct az_report *
 {
     if (d->kind != RT_KIND_DEADLOCK || d->corrupt)
         return 0;
+    if (c->cond) {
+        /* The waiter blocked at its wait ("waiting on"), the signaller at
+         * its lock call ("waiting for" the lock). */
+        int wait = 0, lock = 0;
+        for (unsigned i = 0; i < d->nsections; i++) {
+            const struct az_section *s = &d->sections[i];
+            char site[AZ_SITE_MAX];
+            if (!s->nframes || stack_site(s, site, sizeof site) < 0)
+                continue;
+            wait |= contains(s->title, " waiting on ") && !strcmp(site, c->edges[0].acquire);
+            lock |= contains(s->title, " waiting for ") && !strcmp(site, c->edges[1].acquire);
+        }
+        return wait && lock;
+    }
     unsigned matched = 0;
     for (unsigned i = 0; i < d->nsections; i++) {
         const struct az_section *s = &d->sections[i];
@@ -137,7 +214,8 @@ int az_cycle_plan(const struct az_cycle *c, int no_pause, unsigned pause_ms, cha
         len += (size_t)n;
     }
     for (unsigned i = 0; i < c->nedges; i++) {
-        n = snprintf(out + len, cap - len, "edge %s %s\n", c->edges[i].acquire, c->edges[i].held);
+        n = snprintf(out + len, cap - len, "%s %s %s\n", c->cond && i == 0 ? "wait" : "edge", c->edges[i].acquire,
+                     c->edges[i].held);
         if (n < 0 || (size_t)n >= cap - len)
             return -1;
         len += (size_t)n;

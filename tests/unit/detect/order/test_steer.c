@@ -48,6 +48,14 @@ START_TEST(plan_grammar)
     ck_assert_int_eq(parse("rtdd-confirm-plan 1\nsteer harder\nedge a+0x1 b+0x2\nedge c+0x1 d+0x2\n", &p, why, sizeof why), -1);
     ck_assert_ptr_nonnull(strstr(why, "line 2"));
     ck_assert_int_eq(parse("rtdd-confirm-plan 1\npause_ms 0\nedge a+0x1 b+0x2\nedge c+0x1 d+0x2\n", &p, why, sizeof why), -1);
+    /* A cond-lock-order plan: a wait edge, and a free edge ("-": any held lock, or none). */
+    ck_assert_int_eq(parse("rtdd-confirm-plan 1\nwait prog+0x12be prog+0x1254\nedge prog+0x11f1 -\n", &p, why, sizeof why), 0);
+    ck_assert_uint_eq(p.wait, 1);
+    ck_assert_uint_eq(p.free, 2);
+    ck_assert_uint_eq(rt_steer_plan_match(&p, "prog", 0x11f1, 0), 2);
+    ck_assert_uint_eq(rt_steer_plan_match(&p, "prog", 0x1254, 1), 1);
+    ck_assert_uint_eq(rt_steer_plan_match(&p, "prog", 0, 1), 0); /* a free edge's unset held site matches nothing */
+    ck_assert_int_eq(parse("rtdd-confirm-plan 1\nwait prog+0x1 -x\nedge prog+0x2 -\n", &p, why, sizeof why), -1);
 }
 END_TEST
 
@@ -183,6 +191,50 @@ START_TEST(sites_are_matched_by_module_and_offset)
 }
 END_TEST
 
+/* A cond-lock-order plan: the waiter (edge 0, a wait, holding the lock
+ * taken at here_held[0]) and the signaller (edge 1, a lock call, holding
+ * nothing) meet; the waiter's site is not a lock call's (a condition
+ * wait's mutex is taken again at the wait's own site). */
+START_TEST(a_wait_and_a_free_edge_meet)
+{
+    struct rt_module m;
+    ck_assert_int_eq(rt_module_find((uintptr_t)here_acquire, &m), 0);
+    struct rt_steer_plan p = plan_of(2, 10000, 4);
+    for (unsigned i = 0; i < 2; i++) {
+        snprintf(p.acquire[i].module, sizeof p.acquire[i].module, "%s", m.name);
+        p.acquire[i].offset = (uintptr_t)&here_acquire[i] - m.base;
+    }
+    snprintf(p.held[0].module, sizeof p.held[0].module, "%s", m.name);
+    p.held[0].offset = (uintptr_t)&here_held[0] - m.base;
+    p.wait = 1;
+    p.free = 2;
+    rt_steer_install(&p);
+    ck_assert_int_eq(rt_thread_slow_acquire, 1);
+    unsigned met = rt_steer_met(), timeouts = rt_steer_timeouts();
+    struct rt_thread *waiter = holding((uintptr_t)&here_held[0]);
+    /* The wait's site reached by a lock call (the mutex taken again): no pause. */
+    rt_steer_before_wait(waiter, (uintptr_t)&here_acquire[0]);
+    ck_assert_uint_eq(rt_steer_timeouts(), timeouts);
+    ck_assert_uint_eq(rt_steer_arrived(), 0);
+    /* The signaller, holding nothing, at its lock call; the waiter at its wait. */
+    struct rt_thread *lone = calloc(1, sizeof *lone);
+    struct steered s1 = { lone, (uintptr_t)&here_acquire[1] };
+    pthread_t t;
+    pthread_create(&t, NULL, steer_at, &s1);
+    while (rt_steer_arrived() != 2)
+        sched_yield();
+    rt_steer_before_event_wait(waiter, (uintptr_t)&here_acquire[0]);
+    pthread_join(t, NULL);
+    ck_assert_uint_eq(rt_steer_met(), met + 1);
+    ck_assert_uint_eq(rt_steer_timeouts(), timeouts);
+    __atomic_store_n(&rt_steer_on, 0, __ATOMIC_RELAXED);
+    rt_thread_slow_acquire = 0;
+    free(waiter->held);
+    free(waiter);
+    free(lone);
+}
+END_TEST
+
 Suite *steer_suite(void)
 {
     Suite *s = suite_create("steer");
@@ -192,6 +244,7 @@ Suite *steer_suite(void)
     tcase_add_test(tc, threads_meet_and_are_released_together);
     tcase_add_test(tc, a_lone_thread_is_released_at_its_bound_and_steering_stops);
     tcase_add_test(tc, sites_are_matched_by_module_and_offset);
+    tcase_add_test(tc, a_wait_and_a_free_edge_meet);
     suite_add_tcase(s, tc);
     return s;
 }
