@@ -69,9 +69,10 @@ void rt_on_fork_child(struct rt_thread *self, int new_tid)
     inherited.self = self;
     inherited.n = 0;
     for (unsigned i = 0; self && i < self->nheld; i++) {
-        uint64_t id;
-        const struct rt_lock *l = rt_held_live(&self->held[i]) ? rt_held_record(&self->held[i], &id) : NULL;
-        if (!l)
+        /* An unnamed entry (a lazy mutex taken with nothing held) may have
+         * no record yet: its address alone stands for it. */
+        uint64_t id = __atomic_load_n(&self->held[i].id, __ATOMIC_RELAXED);
+        if (!rt_held_live(&self->held[i]))
             continue;
         if (inherited.n == inherited.cap) {
             unsigned cap = inherited.cap ? inherited.cap * 2 : 64;
@@ -98,7 +99,7 @@ int rt_lock_held_since_fork_only(const struct rt_lock *l)
     uint64_t id = __atomic_load_n(&l->id, __ATOMIC_RELAXED);
     int found = 0;
     for (unsigned i = 0; i < inherited.n && !found; i++)
-        found = inherited.e[i].addr == addr && inherited.e[i].id == id;
+        found = inherited.e[i].addr == addr && (inherited.e[i].id == id || inherited.e[i].id == RT_HELD_UNNAMED);
     if (!found)
         return 0;
     /* Held by the forking thread alone (nobody else took it since). */

@@ -19,15 +19,16 @@ static struct block *shared_block;
 
 static void prepare(void)
 {
+    /* Taken first, with nothing held: no record yet (a lazy mutex). */
+    pthread_mutex_lock(&shared_block->lock);
     for (int i = 0; i < ARENAS; i++)
         pthread_mutex_lock(&arena[i]);
-    pthread_mutex_lock(&shared_block->lock);
 }
 static void parent(void)
 {
-    pthread_mutex_unlock(&shared_block->lock);
     for (int i = ARENAS; i-- > 0;)
         pthread_mutex_unlock(&arena[i]);
+    pthread_mutex_unlock(&shared_block->lock);
 }
 static void child(void)
 {
