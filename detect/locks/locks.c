@@ -374,6 +374,13 @@ uint64_t rt_on_lock_pre_nested(struct rt_thread *t, struct rt_lock *lock, unsign
         rt_rcu_materialize(t);
     if (t->nheld == 0)
         return 0;
+    /* A recursive lock its holder takes again cannot block: no wait, and no
+     * order edge into it (GStreamer pauses a pad's task from the task,
+     * re-taking the stream lock it holds under the pad's object lock). Its
+     * entry only counts one more: no chain key either (SQLite re-enters its
+     * connection mutex on every call). */
+    if (rt_lock_type_recursive(lock->type) && held_here(t, lock))
+        return 0;
     uint32_t g = __atomic_load_n(&lock->group, __ATOMIC_RELAXED);
     if (__builtin_expect(g != 0, 0)) {
         const struct rt_lock_group *grp = &rt_lock_groups[g - 1];
@@ -388,11 +395,6 @@ uint64_t rt_on_lock_pre_nested(struct rt_thread *t, struct rt_lock *lock, unsign
     }
     uint64_t chain = rt_chain_step(held_chain(t, t->nheld - 1), lock, flags);
     if (t->untracked || (flags & RT_ACQ_TRY))
-        return chain;
-    /* A recursive lock its holder takes again cannot block: no wait, and no
-     * order edge into it (GStreamer pauses a pad's task from the task,
-     * re-taking the stream lock it holds under the pad's object lock). */
-    if (rt_lock_type_recursive(lock->type) && held_here(t, lock))
         return chain;
     /* A rerun steered into a cycle (confirm_plan) may pause here, before
      * the wait is shown: the paused thread is not blocked on a lock. */
