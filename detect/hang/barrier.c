@@ -90,20 +90,6 @@ static struct rt_lock *barrier_record(uintptr_t addr)
     return l && l->type == RT_LOCK_BARRIER ? l : NULL;
 }
 
-static struct rt_report *begin(struct rt_thread *t, char *comm, size_t cap)
-{
-    rt_thread_comm(t->tid, comm, cap);
-    struct rt_report *r = rt_report_begin(RT_KIND_BARRIER_MISUSE, t->tid);
-    if (r)
-        rt_report_headline(r, "WARNING: barrier misuse");
-    return r;
-}
-
-static rt_stack_id here(void)
-{
-    return rt_stack_capture((unsigned)rt_opt.stack_depth);
-}
-
 static void say_made(struct rt_report *r, const struct rt_lock *l)
 {
     char who[32];
@@ -120,11 +106,11 @@ static void report_unknown(struct rt_thread *t, uintptr_t addr, enum rt_barrier_
     rt_stack_id where = 0;
     int by = 0;
     int destroyed = rt_destroyed_at(addr, &where, &by);
-    struct rt_report *r = begin(t, comm, sizeof comm);
+    struct rt_report *r = rt_report_begin_plain(RT_KIND_BARRIER_MISUSE, t->tid, comm, sizeof comm);
     if (!r)
         return;
     rt_lock_name(NULL, addr, desc, sizeof desc);
-    rt_report_stack(r, here(), "%s/%d calls %s() on barrier %s, which %s, at:", comm, t->tid, call, desc,
+    rt_report_stack(r, rt_stack_here(), "%s/%d calls %s() on barrier %s, which %s, at:", comm, t->tid, call, desc,
                     destroyed ? "was destroyed and not initialized again" : "was never initialized");
     if (destroyed && where) {
         rt_thread_comm(by, who, sizeof who);
@@ -147,7 +133,7 @@ void rt_on_barrier_init(struct rt_thread *t, uintptr_t addr, unsigned count, uin
     if (count && !l)
         return;
     unsigned waiting = l ? waiting_on(l) : 0;
-    struct rt_report *r = begin(t, comm, sizeof comm);
+    struct rt_report *r = rt_report_begin_plain(RT_KIND_BARRIER_MISUSE, t->tid, comm, sizeof comm);
     if (!r)
         return;
     if (l)
@@ -155,11 +141,11 @@ void rt_on_barrier_init(struct rt_thread *t, uintptr_t addr, unsigned count, uin
     else
         rt_lock_name(NULL, addr, desc, sizeof desc);
     if (!count) {
-        rt_report_stack(r, here(), "%s/%d initializes barrier %s with a count of 0, at:", comm, t->tid, desc);
+        rt_report_stack(r, rt_stack_here(), "%s/%d initializes barrier %s with a count of 0, at:", comm, t->tid, desc);
         rt_report_text(r, "A barrier needs a count of at least 1: pthread_barrier_init fails with EINVAL and the "
                           "barrier is not initialized; a wait on it then uses an uninitialized barrier.");
     } else {
-        rt_report_stack(r, here(), "%s/%d initializes barrier %s again, at:", comm, t->tid, desc);
+        rt_report_stack(r, rt_stack_here(), "%s/%d initializes barrier %s again, at:", comm, t->tid, desc);
         say_made(r, l);
         if (waiting)
             rt_report_text(r, "while %u thread%s wait%s on it: POSIX leaves this undefined; glibc resets the "
@@ -196,10 +182,10 @@ void rt_on_barrier_destroy(struct rt_thread *t, uintptr_t addr, enum rt_barrier_
     }
     unsigned waiting = waiting_on(l);
     if (waiting) {
-        struct rt_report *r = begin(t, comm, sizeof comm);
+        struct rt_report *r = rt_report_begin_plain(RT_KIND_BARRIER_MISUSE, t->tid, comm, sizeof comm);
         if (r) {
             rt_lock_describe(l, addr, desc, sizeof desc);
-            rt_report_stack(r, here(), "%s/%d destroys barrier %s, at:", comm, t->tid, desc);
+            rt_report_stack(r, rt_stack_here(), "%s/%d destroys barrier %s, at:", comm, t->tid, desc);
             rt_report_text(r, "while %u thread%s wait%s on it, in a round that is not complete. POSIX leaves this "
                               "undefined; glibc's pthread_barrier_destroy waits until the round completes, so the "
                               "destroying thread hangs if no more threads come.",
@@ -215,11 +201,11 @@ void rt_on_barrier_destroy(struct rt_thread *t, uintptr_t addr, enum rt_barrier_
 static void report_lockstep(struct rt_thread *t, const struct rt_lock *l, unsigned count, unsigned missed)
 {
     char comm[32], desc[512];
-    struct rt_report *r = begin(t, comm, sizeof comm);
+    struct rt_report *r = rt_report_begin_plain(RT_KIND_BARRIER_MISUSE, t->tid, comm, sizeof comm);
     if (!r)
         return;
     rt_lock_describe(l, __atomic_load_n(&l->addr, __ATOMIC_RELAXED), desc, sizeof desc);
-    rt_report_stack(r, here(), "%s/%d waits on barrier %s (count %u), at:", comm, t->tid, desc, count);
+    rt_report_stack(r, rt_stack_here(), "%s/%d waits on barrier %s (count %u), at:", comm, t->tid, desc, count);
     rt_report_text(r, "but %u round%s of this barrier completed without this thread since it last passed it: other "
                       "threads went through it without this one. More threads wait on the barrier "
                       "than its count, so each round releases a different subset of them and the rounds no longer "

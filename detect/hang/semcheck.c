@@ -55,20 +55,6 @@ static void update(struct rt_lock *s, uint32_t (*fn)(uint32_t, int), int arg)
     while (n != v && !__atomic_compare_exchange_n(&s->cond_waiters, &v, n, 1, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
 }
 
-static struct rt_report *begin(struct rt_thread *t, char *comm, size_t cap)
-{
-    rt_thread_comm(t->tid, comm, cap);
-    struct rt_report *r = rt_report_begin(RT_KIND_SEM_MISUSE, t->tid);
-    if (r)
-        rt_report_headline(r, "WARNING: semaphore misuse");
-    return r;
-}
-
-static rt_stack_id here(void)
-{
-    return rt_stack_capture((unsigned)rt_opt.stack_depth);
-}
-
 /* The record at addr, if it is a semaphore's. */
 static struct rt_lock *sem_record(uintptr_t addr)
 {
@@ -83,19 +69,19 @@ static void report_unknown(struct rt_thread *t, uintptr_t addr, enum rt_sem_word
     rt_stack_id where = 0;
     int by = 0;
     int destroyed = rt_destroyed_at(addr, &where, &by);
-    struct rt_report *r = begin(t, comm, sizeof comm);
+    struct rt_report *r = rt_report_begin_plain(RT_KIND_SEM_MISUSE, t->tid, comm, sizeof comm);
     if (!r)
         return;
     rt_lock_name(NULL, addr, desc, sizeof desc);
     if (destroyed) {
         char who[32];
-        rt_report_stack(r, here(), "%s/%d calls %s() on semaphore %s, which was destroyed (or, named, closed) and "
+        rt_report_stack(r, rt_stack_here(), "%s/%d calls %s() on semaphore %s, which was destroyed (or, named, closed) and "
                         "not initialized again, at:", comm, t->tid, call, desc);
         rt_thread_comm(by, who, sizeof who);
         if (where)
             rt_report_stack(r, where, "it was destroyed by %s/%d at:", who, by);
     } else {
-        rt_report_stack(r, here(), "%s/%d calls %s() on semaphore %s, which was never initialized, at:", comm,
+        rt_report_stack(r, rt_stack_here(), "%s/%d calls %s() on semaphore %s, which was never initialized, at:", comm,
                         t->tid, call, desc);
     }
     if (word == RT_SEM_BAD)
@@ -111,11 +97,11 @@ static void report_unknown(struct rt_thread *t, uintptr_t addr, enum rt_sem_word
 static void report_overwritten(struct rt_thread *t, struct rt_lock *l, uintptr_t addr, const char *call)
 {
     char comm[32], desc[512];
-    struct rt_report *r = begin(t, comm, sizeof comm);
+    struct rt_report *r = rt_report_begin_plain(RT_KIND_SEM_MISUSE, t->tid, comm, sizeof comm);
     if (!r)
         return;
     rt_lock_describe(l, addr, desc, sizeof desc);
-    rt_report_stack(r, here(), "%s/%d calls %s() on semaphore %s, at:", comm, t->tid, call, desc);
+    rt_report_stack(r, rt_stack_here(), "%s/%d calls %s() on semaphore %s, at:", comm, t->tid, call, desc);
     rt_report_text(r, "but its bytes are not a semaphore's any more (glibc's count or sharing word holds a value no "
                       "semaphore has): the memory was overwritten since it was initialized. The call works on "
                       "garbage: a wait may return without any post, a post may fail.");
@@ -147,7 +133,7 @@ void rt_on_sem_init(struct rt_thread *t, uintptr_t addr, unsigned value, unsigne
     (void)pc;
     if (value <= max && !blocked)
         return;
-    struct rt_report *r = begin(t, comm, sizeof comm);
+    struct rt_report *r = rt_report_begin_plain(RT_KIND_SEM_MISUSE, t->tid, comm, sizeof comm);
     if (!r)
         return;
     if (l)
@@ -155,13 +141,13 @@ void rt_on_sem_init(struct rt_thread *t, uintptr_t addr, unsigned value, unsigne
     else
         rt_lock_name(NULL, addr, desc, sizeof desc);
     if (value > max) {
-        rt_report_stack(r, here(), "%s/%d initializes semaphore %s with the count %u, at:", comm, t->tid, desc,
+        rt_report_stack(r, rt_stack_here(), "%s/%d initializes semaphore %s with the count %u, at:", comm, t->tid, desc,
                         value);
         rt_report_text(r, "which is past SEM_VALUE_MAX (%u): sem_init fails with EINVAL and the semaphore is not "
                           "initialized; every later call on it uses an uninitialized semaphore.",
                        max);
     } else {
-        rt_report_stack(r, here(), "%s/%d initializes semaphore %s again, at:", comm, t->tid, desc);
+        rt_report_stack(r, rt_stack_here(), "%s/%d initializes semaphore %s again, at:", comm, t->tid, desc);
         rt_report_text(r, "while %u thread%s %s blocked on it, not released by any post: POSIX leaves this "
                           "undefined, and the blocked threads now wait on a fresh count.",
                        blocked, blocked == 1 ? "" : "s", blocked == 1 ? "is" : "are");
@@ -183,10 +169,10 @@ void rt_on_sem_destroy(struct rt_thread *t, uintptr_t addr, enum rt_sem_word wor
     unsigned blocked = rt_sem_blocked(l);
     int named = (l->traits & RT_TRAIT_NAMED) != 0;
     if (blocked || named) {
-        struct rt_report *r = begin(t, comm, sizeof comm);
+        struct rt_report *r = rt_report_begin_plain(RT_KIND_SEM_MISUSE, t->tid, comm, sizeof comm);
         if (r) {
             rt_lock_describe(l, addr, desc, sizeof desc);
-            rt_report_stack(r, here(), "%s/%d destroys semaphore %s, at:", comm, t->tid, desc);
+            rt_report_stack(r, rt_stack_here(), "%s/%d destroys semaphore %s, at:", comm, t->tid, desc);
             if (blocked)
                 rt_report_text(r, "while %u thread%s %s blocked on it in sem_wait, not released by any post. POSIX "
                                   "leaves this undefined: glibc's sem_destroy does nothing, and the blocked thread%s "
@@ -207,12 +193,12 @@ void rt_on_sem_destroy(struct rt_thread *t, uintptr_t addr, enum rt_sem_word wor
 void rt_on_sem_overflow(struct rt_thread *t, uintptr_t addr, unsigned max, uintptr_t pc)
 {
     char comm[32], desc[512];
-    struct rt_report *r = begin(t, comm, sizeof comm);
+    struct rt_report *r = rt_report_begin_plain(RT_KIND_SEM_MISUSE, t->tid, comm, sizeof comm);
     (void)pc;
     if (!r)
         return;
     rt_lock_describe(sem_record(addr), addr, desc, sizeof desc);
-    rt_report_stack(r, here(), "%s/%d posts semaphore %s, at:", comm, t->tid, desc);
+    rt_report_stack(r, rt_stack_here(), "%s/%d posts semaphore %s, at:", comm, t->tid, desc);
     rt_report_text(r, "but its count is already SEM_VALUE_MAX (%u): sem_post fails with EOVERFLOW and the post is "
                       "lost. More posts than waits: a semaphore used as a lock released once too often, or a "
                       "counter that nobody consumes.",

@@ -5,11 +5,6 @@
 #include "report/report.h"
 #include <errno.h>
 
-static rt_stack_id here(void)
-{
-    return rt_stack_capture((unsigned)rt_opt.stack_depth);
-}
-
 /* Where locks were destroyed, for a later use of one: lossy, one slot per
  * address hash (an entry is the address, then the stack and thread). */
 #define DESTROY_SLOTS 1024
@@ -90,7 +85,7 @@ void rt_on_destroyed_lock_use(struct rt_thread *t, uintptr_t addr, const char *c
     if (!r)
         return;
     rt_report_headline(r, "WARNING: use of a destroyed lock");
-    rt_report_stack(r, here(), "%s/%d calls %s() on lock %s, which was destroyed and not initialized again, at:",
+    rt_report_stack(r, rt_stack_here(), "%s/%d calls %s() on lock %s, which was destroyed and not initialized again, at:",
                     comm, t->tid, call, desc);
     const struct destroyed *d = &destroyed[rt_hash64(addr) & (DESTROY_SLOTS - 1)];
     uint64_t v = __atomic_load_n(&d->stack_tid, __ATOMIC_RELAXED);
@@ -123,7 +118,7 @@ void rt_report_destroy_locked(struct rt_thread *t, struct rt_lock *l, const char
     if (!r)
         return;
     rt_report_headline(r, "BUG: destroying a held lock");
-    rt_report_stack(r, here(), "%s/%d is %s lock %s at:", comm, t->tid, verb, desc);
+    rt_report_stack(r, rt_stack_here(), "%s/%d is %s lock %s at:", comm, t->tid, verb, desc);
     rt_report_holders(r, l, t->tid);
     rt_report_held_locks(r, t, comm);
     rt_report_finish(r);
@@ -139,7 +134,7 @@ void rt_report_reset_while_held(struct rt_thread *t, struct rt_lock *l, const st
     if (!r)
         return;
     rt_report_headline(r, "BUG: destroying a held lock");
-    rt_report_stack(r, here(), "%s/%d locks %s again, at:", comm, t->tid, desc);
+    rt_report_stack(r, rt_stack_here(), "%s/%d locks %s again, at:", comm, t->tid, desc);
     rt_report_stack(r, held->stack, "but the lock's memory was reset to an unlocked state while this thread held it "
                                     "(taken at the stack below): an initializer assigned over a held lock destroys "
                                     "it, as pthread_mutex_init would:");
@@ -168,7 +163,7 @@ void rt_report_recursive_locking(struct rt_thread *t, struct rt_lock *l, const s
     if (!r)
         return;
     rt_report_headline(r, "WARNING: possible recursive locking detected");
-    rt_report_stack(r, here(), "%s/%d is trying to %s %s, at:", comm, t->tid, acquire_verb(l, flags), desc);
+    rt_report_stack(r, rt_stack_here(), "%s/%d is trying to %s %s, at:", comm, t->tid, acquire_verb(l, flags), desc);
     rt_report_stack(r, held->stack, "but the thread already holds it%s, taken at:",
                     held->mode == RT_HOLD_READ ? " for reading" : "");
     rt_report_text(r, "Possible unsafe locking scenario:");
@@ -222,7 +217,7 @@ static void report_unknown_unlock(struct rt_thread *t, uintptr_t addr, const cha
     if (!r)
         return;
     rt_report_headline(r, "WARNING: bad unlock balance detected!");
-    rt_report_stack(r, here(), "%s/%d is trying to release lock %s at:", comm, t->tid, desc);
+    rt_report_stack(r, rt_stack_here(), "%s/%d is trying to release lock %s at:", comm, t->tid, desc);
     rt_report_text(r, "%s", why);
     rt_report_held_locks(r, t, comm);
     rt_report_finish(r);
@@ -291,7 +286,7 @@ int rt_check_unheld_release(struct rt_thread *t, uintptr_t addr, uintptr_t pc, i
         rt_lock_describe(mine->lock, mine->addr, other, sizeof other);
         rt_report_headline(r, "BUG: cross-CPU unlock confusion: lock taken on CPU %d released as CPU %d's lock",
                            mine->cpu, cpu);
-        rt_report_stack(r, here(), "%s/%d, now on CPU %d, released CPU %d's lock %s, which it does not hold, at:",
+        rt_report_stack(r, rt_stack_here(), "%s/%d, now on CPU %d, released CPU %d's lock %s, which it does not hold, at:",
                         comm, t->tid, cpu, cpu, desc);
         rt_report_stack(r, mine->stack, "while it still holds CPU %d's lock of the same class %s, taken on CPU %d at:",
                         mine->cpu, other, mine->cpu);
@@ -305,7 +300,7 @@ int rt_check_unheld_release(struct rt_thread *t, uintptr_t addr, uintptr_t pc, i
         if (!r)
             goto out;
         rt_report_headline(r, "WARNING: lock released by a thread that does not hold it");
-        rt_report_stack(r, here(), "%s/%d is releasing lock %s at:", comm, t->tid, desc);
+        rt_report_stack(r, rt_stack_here(), "%s/%d is releasing lock %s at:", comm, t->tid, desc);
         rt_report_holders(r, l, t->tid);
         if (mine) {
             rt_lock_describe(mine->lock, mine->addr, other, sizeof other);
@@ -318,7 +313,7 @@ int rt_check_unheld_release(struct rt_thread *t, uintptr_t addr, uintptr_t pc, i
         if (!r)
             goto out;
         rt_report_headline(r, "WARNING: bad unlock balance detected!");
-        rt_report_stack(r, here(), "%s/%d is trying to release lock %s at:", comm, t->tid, desc);
+        rt_report_stack(r, rt_stack_here(), "%s/%d is trying to release lock %s at:", comm, t->tid, desc);
         rt_report_text(r, "but there are no more locks to release: no thread holds it.");
     }
     rt_report_held_locks(r, t, comm);

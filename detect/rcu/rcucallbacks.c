@@ -51,7 +51,7 @@ int rt_rcu_call(struct rt_thread *t, enum rt_rcu_flavor f, const void *head, voi
     struct rt_report *r = rt_report_begin(RT_KIND_RCU_DOUBLE_CALL, t->tid);
     if (r) {
         rt_report_headline(r, "BUG: call_rcu() of an rcu_head that is already queued");
-        rt_report_stack(r, rt_rcu_stack_here(), "%s/%d queues rcu_head [0x%lx] (%s) again at:", comm, t->tid,
+        rt_report_stack(r, rt_stack_here(), "%s/%d queues rcu_head [0x%lx] (%s) again at:", comm, t->tid,
                         (unsigned long)(uintptr_t)head, rt_rcu_flavor_names[f]);
         rt_report_stack(r, first, "the same rcu_head is still queued from a call_rcu() at:");
         rt_report_text(r, "Queueing it twice would corrupt the callback list and free the object twice; this "

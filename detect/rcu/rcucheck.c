@@ -239,7 +239,7 @@ void rt_rcu_report_simple(struct rt_thread *t, enum rt_kind kind, const char *he
         return;
     rt_report_headline(r, "%s", headline);
     if (what)
-        rt_report_stack(r, rt_rcu_stack_here(), "%s/%d %s at:", comm, t->tid, what);
+        rt_report_stack(r, rt_stack_here(), "%s/%d %s at:", comm, t->tid, what);
     else
         rt_report_text(r, "%s/%d is exiting", comm, t->tid);
     struct rt_rcu_section sec;
@@ -614,7 +614,7 @@ void rt_rcu_on_free(struct rt_thread *t, uintptr_t start, size_t len, uintptr_t 
         return;
     rt_report_headline(r, "BUG: %s/%d, freeing [0x%lx-0x%lx] still referenced by an RCU reader!", comm, t->tid,
                        (unsigned long)start, (unsigned long)(start + len));
-    rt_report_stack(r, rt_rcu_stack_here(), "free() by %s/%d at:", comm, t->tid);
+    rt_report_stack(r, rt_stack_here(), "free() by %s/%d at:", comm, t->tid);
     /* Sites recorded inline may never have been captured: their callers
      * come from a stack through the same function, the entry's first. */
     rt_stack_id enter_stack = rt_site_stack_complete(s.entry_pc, 0);

@@ -14,12 +14,6 @@ static inline void rt_rcu_mark_in_use(void)
     rt_free_checks_add(RT_FREE_RCU);
 }
 
-/* The stack of the call being checked, for a report. */
-static inline rt_stack_id rt_rcu_stack_here(void)
-{
-    return rt_stack_capture((unsigned)rt_opt.stack_depth);
-}
-
 /* Indexed by enum rt_rcu_flavor, for reports. */
 extern const char *const rt_rcu_flavor_names[RT_RCU_FLAVORS];
 

@@ -350,7 +350,7 @@ void rt_rcuptr_write(struct rt_thread *t, const void *slotp, const void *old, co
         rt_rcuretired_add((uintptr_t)old);
 
     if (was_dangling)
-        rt_rcuptr_report_freed(&d, "and it was still published until replaced here, at:", rt_rcu_stack_here());
+        rt_rcuptr_report_freed(&d, "and it was still published until replaced here, at:", rt_stack_here());
     if (conflict && rt_rcuptr_thread_alive(other.tid))
         rt_rcuptr_report_update(t, slot, &now, &other);
     if (unprotected && rt_rcuptr_thread_alive(deref.tid))
@@ -419,7 +419,7 @@ void rt_rcuptr_deref_outside(struct rt_thread *t, const void *slotp, const void 
     rt_spin_unlock(&table_lock);
 
     if (dangling)
-        rt_rcuptr_report_freed(&d, "and this thread reads it afterwards with rcu_dereference(), at:", rt_rcu_stack_here());
+        rt_rcuptr_report_freed(&d, "and this thread reads it afterwards with rcu_dereference(), at:", rt_stack_here());
     if (unprotected && rt_rcuptr_thread_alive(other.tid))
         rt_rcuptr_report_deref(t, NULL, slot, RT_DEREF_PLAIN, &other);
     else if (lockdep && !(loc_reported & REPORTED_DEREF))
@@ -441,7 +441,7 @@ void rt_rcuptr_deref_inside(const void *slotp, const void *valuep)
     }
     rt_spin_unlock(&table_lock);
     if (dangling)
-        rt_rcuptr_report_freed(&d, "and a reader obtains it afterwards with rcu_dereference(), at:", rt_rcu_stack_here());
+        rt_rcuptr_report_freed(&d, "and a reader obtains it afterwards with rcu_dereference(), at:", rt_stack_here());
 }
 
 struct reader_search { int self, found; };
@@ -555,7 +555,7 @@ void rt_rcuptr_on_free(struct rt_thread *t, uintptr_t start, size_t len, uintptr
     rt_spin_unlock(&table_lock);
     if (!nhits)
         return;
-    rt_stack_id stack = rt_rcu_stack_here();
+    rt_stack_id stack = rt_stack_here();
     int readers = other_readers_alive(t->tid);
     /* Readers that start from now on must call out at their first
      * dereference of it (record mode's line clocks). */

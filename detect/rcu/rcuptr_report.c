@@ -107,7 +107,7 @@ void rt_rcuptr_report_deref(struct rt_thread *t, const struct access *deref, uin
 {
     char comm[32], wcomm[32], name[200], locks[400];
     int tid = t ? t->tid : deref->tid;
-    rt_stack_id site = t ? rt_rcu_stack_here() : deref->stack;
+    rt_stack_id site = t ? rt_stack_here() : deref->stack;
     rt_rcuptr_mark_reported(slot, REPORTED_DEREF);
     if (site && site_reported(site))
         return;
@@ -161,7 +161,7 @@ void rt_rcuptr_report_update(struct rt_thread *t, uintptr_t slot, const struct a
     rt_report_headline(r, "WARNING: RCU pointer updated by concurrent updaters with no lock in common");
     pointer_name(slot, name, sizeof name);
     describe_locks(&now->locks, locks, sizeof locks);
-    rt_report_stack(r, rt_rcu_stack_here(), "%s/%d updates %s with %s %s, at:", comm, t->tid, name,
+    rt_report_stack(r, rt_stack_here(), "%s/%d updates %s with %s %s, at:", comm, t->tid, name,
                     op_name(now->op), locks);
     describe_locks(&other->locks, locks, sizeof locks);
     rt_report_stack(r, other->stack, "%s/%d updated it with %s %s, at:", ocomm, other->tid, op_name(other->op),

@@ -98,7 +98,7 @@ void rt_rcu_check_gp(struct rt_thread *t, enum rt_rcu_flavor f, uint64_t began, 
     if (!r)
         return;
     rt_report_headline(r, "BUG: grace period ended while a pre-existing reader was still running");
-    rt_report_stack(r, rt_rcu_stack_here(), "%s/%d: %s (%s) ended at:", comm, t->tid, what, rt_rcu_flavor_names[f]);
+    rt_report_stack(r, rt_stack_here(), "%s/%d: %s (%s) ended at:", comm, t->tid, what, rt_rcu_flavor_names[f]);
     rt_report_stack(r, rt_site_stack_complete(s.entry_pc, 0),
                     "while %s/%d is still inside the read-side critical section it entered before "
                                 "the grace period began, at:", rcomm, s.tid);

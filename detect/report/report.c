@@ -99,6 +99,15 @@ void rt_thread_comm(int tid, char *out, size_t cap)
     }
 }
 
+struct rt_report *rt_report_begin_plain(enum rt_kind kind, int tid, char *comm, size_t cap)
+{
+    rt_thread_comm(tid, comm, cap);
+    struct rt_report *r = rt_report_begin(kind, tid);
+    if (r)
+        rt_report_headline(r, "%s", rt_kind_table[kind].headline);
+    return r;
+}
+
 struct rt_report *rt_report_begin(enum rt_kind kind, int tid)
 {
     rt_reports_begun_here++;

@@ -26,6 +26,14 @@ struct rt_report;
 /* Starts a report about the calling thread (tid). NULL when it cannot be
  * built (out of memory). */
 struct rt_report *rt_report_begin(enum rt_kind kind, int tid);
+/* The same for a kind whose headline has nothing to fill in: it is the
+ * kinds table's; comm gets the thread's name, for the report's text. */
+struct rt_report *rt_report_begin_plain(enum rt_kind kind, int tid, char *comm, size_t cap);
+/* The calling code's stack, as deep as the options say: a report's stack. */
+static inline rt_stack_id rt_stack_here(void)
+{
+    return rt_stack_capture((unsigned)rt_opt.stack_depth);
+}
 void rt_report_headline(struct rt_report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void rt_report_text(struct rt_report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A section title ending in ':' followed by the stack's frames. The first
